@@ -1,0 +1,2 @@
+// Filled in by the disclose work (see DESIGN.md).
+export {}

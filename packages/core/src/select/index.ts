@@ -1,0 +1,2 @@
+// Filled in by the select work (see DESIGN.md).
+export {}

@@ -1,0 +1,2 @@
+// Filled in by the spill work (see DESIGN.md).
+export {}

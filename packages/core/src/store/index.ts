@@ -1,0 +1,2 @@
+// Filled in by the store work (see DESIGN.md).
+export {}

@@ -1,0 +1,245 @@
+import { GAP_MARKER_MAX, MAIN_MARKER_MAX, gapMarker, mainMarker } from './marker.js'
+import { scanLines, type LineScan, type SalientLine } from './salient.js'
+import { clipLine, countLines, headChars, safeEnd, safeStart } from './text.js'
+import type { LineRange, Profile } from './types.js'
+
+/** What the fitter returns. */
+export interface FitResult {
+  text: string
+  omitted: LineRange[]
+  scan: LineScan
+}
+
+/** Below this budget the fitter makes a plain cut with the shortest marker. */
+export const MIN_LINE_FIT = 400
+
+interface Line {
+  n: number
+  start: number
+  /** End offset, excluding the `\n` (and a `\r` before it). */
+  end: number
+}
+
+/** Bounds of the line starting at `start`. */
+function lineAt(text: string, n: number, start: number): Line {
+  const nl = text.indexOf('\n', start)
+  let end = nl === -1 ? text.length : nl
+  if (end > start && text.charCodeAt(end - 1) === 13) end--
+  return { n, start, end }
+}
+
+/** Start offset of the line before the one starting at `start` (which must be > 0). */
+const prevStart = (text: string, start: number): number => text.lastIndexOf('\n', start - 2) + 1
+
+/** Offset just past the line's `\n`, or the text length. */
+function nextStart(text: string, start: number): number {
+  const nl = text.indexOf('\n', start)
+  return nl === -1 ? text.length : nl + 1
+}
+
+/** Whole lines from the top within `quota` chars: returns the end offset (after the last `\n`). */
+function takeHead(text: string, from: number, limit: number, quota: number): number {
+  let end = from
+  while (end < limit) {
+    const next = Math.min(nextStart(text, end), limit)
+    if (next - from > quota) break
+    end = next
+  }
+  return end
+}
+
+/** Whole lines from the bottom within `quota` chars: returns the start offset of the tail. */
+function takeTail(text: string, to: number, limit: number, quota: number): number {
+  let start = to
+  while (start > limit) {
+    // the line ending just before `start` (its `\n` at start-1, except for the last line)
+    const prev = Math.max(limit, text.lastIndexOf('\n', start - 2) + 1)
+    if (to - prev > quota) break
+    start = prev
+  }
+  return start
+}
+
+/**
+ * Plain cut for small budgets or pathological shapes: head chars + marker + tail chars.
+ * Always within `budget`.
+ */
+export function charCut(text: string, budget: number, headShare: number, lines: number): { text: string; omitted: LineRange[] } {
+  const n = text.length
+  if (n <= budget) return { text, omitted: [] }
+  const whole: LineRange[] = [{ start: 1, end: Math.max(1, lines), chars: n }]
+  if (budget <= 0) return { text: '', omitted: whole }
+  const tiny = `[+${n} chars]`
+  if (budget < tiny.length + 2) return { text: headChars(text, budget - 1) + '…', omitted: whole }
+  // Two passes: the marker's numbers depend on the cut, the cut on the marker's length.
+  let marker = `\n[... spillway: omitted chars ${n}-${n} of ${n} ...]\n`
+  if (marker.length + 2 > budget) marker = `[…${n} chars cut]`
+  const avail = budget - marker.length
+  if (avail < 2) return { text: headChars(text, budget - 1) + '…', omitted: whole }
+  const h = safeEnd(text, Math.floor(avail * headShare))
+  const t = safeStart(text, n - (avail - h))
+  const final = marker.startsWith('\n') ? `\n[... spillway: omitted chars ${h + 1}-${t} of ${n} ...]\n` : `[…${t - h} chars cut]`
+  const omittedLines = lines <= 1 ? [{ start: 1, end: 1, chars: t - h }] : whole.map((r) => ({ ...r, chars: t - h }))
+  return { text: text.slice(0, h) + final + text.slice(t), omitted: omittedLines }
+}
+
+/**
+ * Fits `text` into `budget` chars: head lines, tail lines and, between them, salient lines with
+ * a little context, each numbered, with a visible marker for every omission.
+ */
+export function fitText(text: string, budget: number, profile: Profile, scan?: LineScan): FitResult {
+  const sc = scan ?? scanLines(text, profile.salient)
+  if (text.length <= budget) return { text, omitted: [], scan: sc }
+  const headShare = profile.head + profile.tail > 0 ? profile.head / (profile.head + profile.tail) : 0.5
+  if (budget < MIN_LINE_FIT) return { ...charCut(text, budget, headShare, sc.lines), scan: sc }
+
+  const avail = budget - MAIN_MARKER_MAX - GAP_MARKER_MAX
+  let headQuota = Math.floor(avail * profile.head)
+  let tailQuota = Math.floor(avail * profile.tail)
+  let midQuota = avail - headQuota - tailQuota
+  let { headEnd, tailStart } = headAndTail(text, headQuota, tailQuota)
+  const inMiddle = (s: SalientLine): boolean => s.start >= headEnd && s.end < tailStart
+  let candidates = sc.salient.filter(inMiddle)
+  if (candidates.length === 0) {
+    // Nothing to look for in the middle: give its share to head and tail.
+    headQuota += Math.floor(midQuota * headShare)
+    tailQuota = avail - headQuota
+    midQuota = 0
+    ;({ headEnd, tailStart } = headAndTail(text, headQuota, tailQuota))
+    candidates = []
+  }
+
+  const picked = pickMiddle(text, candidates, headEnd, tailStart, midQuota, profile)
+  if (picked.cost < midQuota && text.charCodeAt(tailStart - 1) === 10 && (headEnd === 0 || text.charCodeAt(headEnd - 1) === 10)) {
+    // Budget the middle did not use extends the tail, then the head (whole lines only).
+    const last = picked.lines[picked.lines.length - 1]
+    const tailLimit = last !== undefined ? nextStart(text, last.start) : headEnd
+    tailStart = Math.max(tailLimit, takeTail(text, text.length, tailLimit, tailQuota + midQuota - picked.cost))
+    const headLimit = picked.lines[0]?.start ?? tailStart
+    headEnd = takeHead(text, 0, headLimit, avail - picked.cost - (text.length - tailStart))
+  }
+
+  const rendered = render(text, sc, headEnd, tailStart, picked.lines, profile)
+  if (rendered.text.length <= budget) return { ...rendered, scan: sc }
+  return { ...charCut(text, budget, headShare, sc.lines), scan: sc }
+}
+
+/** Head end and tail start offsets: whole lines, or part of a line when not even one fits. */
+function headAndTail(text: string, headQuota: number, tailQuota: number): { headEnd: number; tailStart: number } {
+  let headEnd = takeHead(text, 0, text.length, headQuota)
+  if (headEnd === 0 && headQuota > 0) headEnd = safeEnd(text, headQuota)
+  let tailStart = Math.max(headEnd, takeTail(text, text.length, headEnd, tailQuota))
+  if (tailStart === text.length && tailQuota > 0) tailStart = Math.max(headEnd, safeStart(text, text.length - tailQuota))
+  return { headEnd, tailStart }
+}
+
+interface Picked {
+  lines: Line[]
+  cost: number
+}
+
+/** Chooses salient lines (highest score first, then earliest) with context, within `quota`. */
+function pickMiddle(text: string, candidates: SalientLine[], headEnd: number, tailStart: number, quota: number, profile: Profile): Picked {
+  if (candidates.length === 0 || quota <= 0) return { lines: [], cost: 0 }
+  const order = candidates.slice().sort((a, b) => b.score - a.score || a.line - b.line)
+  const chosen = new Map<number, Line>()
+  let cost = 0
+  const lineCost = (l: Line): number => String(l.n).length + 3 + Math.min(l.end - l.start, profile.maxLineChars)
+  for (const s of order) {
+    if (chosen.has(s.line)) continue
+    const block: Line[] = [{ n: s.line, start: s.start, end: s.end }]
+    let start = s.start
+    for (let i = 0; i < profile.contextBefore && start > headEnd; i++) {
+      start = prevStart(text, start)
+      if (start < headEnd) break
+      block.unshift(lineAt(text, s.line - i - 1, start))
+    }
+    let next = nextStart(text, s.start)
+    for (let i = 0; i < profile.contextAfter && next < tailStart; i++) {
+      const l = lineAt(text, s.line + i + 1, next)
+      if (nextStart(text, next) > tailStart) break
+      block.push(l)
+      next = nextStart(text, next)
+    }
+    const fresh = block.filter((l) => !chosen.has(l.n))
+    const joins = chosen.has(block[0]!.n - 1) || chosen.has(block[0]!.n) || chosen.has(block[block.length - 1]!.n + 1)
+    let add = fresh.reduce((sum, l) => sum + lineCost(l), 0) + (joins ? 0 : GAP_MARKER_MAX)
+    let take = fresh
+    if (cost + add > quota) {
+      // Try the salient line alone.
+      const alone = { n: s.line, start: s.start, end: s.end }
+      const aloneJoins = chosen.has(s.line - 1) || chosen.has(s.line + 1)
+      add = lineCost(alone) + (aloneJoins ? 0 : GAP_MARKER_MAX)
+      if (cost + add > quota) continue
+      take = [alone]
+    }
+    for (const l of take) chosen.set(l.n, l)
+    cost += add
+  }
+  const lines = [...chosen.values()].sort((a, b) => a.n - b.n)
+  return { lines, cost }
+}
+
+function render(text: string, sc: LineScan, headEnd: number, tailStart: number, mid: Line[], profile: Profile): Omit<FitResult, 'scan'> {
+  const head = text.slice(0, headEnd)
+  const tail = text.slice(tailStart)
+  const headCut = head.length > 0 && !head.endsWith('\n')
+  const tailCut = tailStart > 0 && tailStart < text.length && text.charCodeAt(tailStart - 1) !== 10
+  // Line numbers of the omitted span's ends, from the (short) head and tail only.
+  let headNewlines = 0
+  for (let i = head.indexOf('\n'); i !== -1; i = head.indexOf('\n', i + 1)) headNewlines++
+  const first = headNewlines + 1
+  const last = Math.max(first, sc.lines - countLines(tail) + (tailCut ? 1 : 0))
+  const omitted: LineRange[] = []
+  const body: string[] = []
+  let cursorLine = first
+  let cursorOffset = headEnd
+  for (const l of mid) {
+    if (l.n > cursorLine) {
+      const chars = l.start - cursorOffset
+      omitted.push({ start: cursorLine, end: l.n - 1, chars })
+      if (body.length > 0) body.push(gapMarker(cursorLine, l.n - 1, chars), '\n')
+    }
+    const line = text.slice(l.start, l.end)
+    const clipped = clipLine(line, profile.maxLineChars)
+    if (clipped.length < line.length) omitted.push({ start: l.n, end: l.n, chars: line.length - safeEnd(line, clipped.length) })
+    body.push(`${l.n}: ${clipped}\n`)
+    cursorLine = l.n + 1
+    cursorOffset = nextStart(text, l.start)
+  }
+  if (tailStart > cursorOffset) {
+    const chars = tailStart - cursorOffset
+    omitted.push({ start: Math.min(cursorLine, last), end: last, chars })
+    if (mid.length > 0) body.push(gapMarker(Math.min(cursorLine, last), last, chars), '\n')
+  }
+  const inSpan = sc.salient.filter((s) => s.line >= first && s.line <= last)
+  const marker = mainMarker(
+    {
+      from: first,
+      to: last,
+      lines: sc.lines,
+      chars: omitted.reduce((sum, r) => sum + r.chars, 0),
+      cutInFirst: headCut ? headEnd - (text.lastIndexOf('\n', headEnd - 1) + 1) + 1 : undefined,
+      cutInLast: tailCut ? tailStart - (text.lastIndexOf('\n', tailStart - 1) + 1) : undefined,
+    },
+    inSpan.length,
+    inSpan[0]?.line,
+    mid.length,
+  )
+  const text2 = head + (headCut ? '\n' : '') + marker + '\n' + body.join('') + (tailCut ? '' : '') + tail
+  return { text: text2, omitted: mergeRanges(omitted) }
+}
+
+/** Sorts and joins touching ranges (a clipped kept line next to an omitted run). */
+function mergeRanges(ranges: LineRange[]): LineRange[] {
+  const sorted = ranges.slice().sort((a, b) => a.start - b.start)
+  const out: LineRange[] = []
+  for (const r of sorted) {
+    const last = out[out.length - 1]
+    if (last !== undefined && r.start <= last.end + 1) {
+      last.end = Math.max(last.end, r.end)
+      last.chars += r.chars
+    } else out.push({ ...r })
+  }
+  return out
+}

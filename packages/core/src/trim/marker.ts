@@ -1,0 +1,45 @@
+/** The visible markers the fitter puts where text was left out. Plain digits, no locale. */
+
+export interface SpanInfo {
+  /** First and last omitted line (1-based). */
+  from: number
+  to: number
+  /** Total lines of the text. */
+  lines: number
+  chars: number
+  /** Set when the span starts or ends inside a line: the char column (1-based) of the cut. */
+  cutInFirst?: number | undefined
+  cutInLast?: number | undefined
+}
+
+function span(s: SpanInfo): string {
+  const range = s.from === s.to ? `line ${s.from}` : `lines ${s.from}-${s.to}`
+  let where = ''
+  if (s.cutInFirst !== undefined) where += `, from char ${s.cutInFirst} of line ${s.from}`
+  if (s.cutInLast !== undefined) where += `, up to char ${s.cutInLast} of line ${s.to}`
+  return `${range} of ${s.lines} (${s.chars} chars${where})`
+}
+
+/**
+ * The main marker, once per excerpt: what was left out and where the salient lines are.
+ * `shown` is how many numbered lines from the span are kept below it.
+ */
+export function mainMarker(s: SpanInfo, salientInSpan: number, firstSalient: number | undefined, shown: number): string {
+  let text = `[... spillway: omitted ${span(s)}`
+  if (salientInSpan > 0) {
+    text += `; ${salientInSpan} salient line${salientInSpan === 1 ? '' : 's'} there, first at line ${firstSalient}`
+    if (shown > 0) text += `; kept lines from it are numbered "N: "`
+  } else {
+    text += '; no error or warning lines there'
+  }
+  return `${text} ...]`
+}
+
+/** The marker between two kept pieces of the middle. */
+export function gapMarker(from: number, to: number, chars: number): string {
+  return from === to ? `[... line ${from} omitted (${chars} chars) ...]` : `[... lines ${from}-${to} omitted (${chars} chars) ...]`
+}
+
+/** Upper bounds of the marker lengths, used to reserve budget before the markers are known. */
+export const MAIN_MARKER_MAX = 260
+export const GAP_MARKER_MAX = 64

@@ -1,0 +1,19 @@
+/**
+ * Cheap token estimate: one token per 4 UTF-16 code units, rounded up. Close enough for budgets
+ * on English and code (o200k averages 3.5-4.5 chars per token there); pass a real tokenizer to
+ * `trimResult` for exact counts.
+ */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4)
+}
+
+/** Runs the user's tokenizer; falls back to the estimate if it throws or returns nonsense. */
+export function countTokens(text: string, tokenizer: ((text: string) => number) | undefined): number {
+  if (tokenizer === undefined) return estimateTokens(text)
+  try {
+    const n = tokenizer(text)
+    return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : estimateTokens(text)
+  } catch {
+    return estimateTokens(text)
+  }
+}

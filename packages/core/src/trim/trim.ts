@@ -1,0 +1,116 @@
+import { detectKind } from '../detect/detect.js'
+import { DEFAULT_FILTERS } from '../filters/index.js'
+import type { FilterContext, FilterDef } from '../filters/types.js'
+import { resolveBudget } from './budget.js'
+import { charCut, fitText } from './fit.js'
+import { resolveProfile } from './profiles.js'
+import { scanLines, type LineScan } from './salient.js'
+import { countLines } from './text.js'
+import { countTokens } from './tokens.js'
+import type { ContentKind, Profile, Size, TrimOptions, TrimOutcome } from './types.js'
+
+/** Extra knobs for callers that assemble their own pipeline (tests, the benchmark). */
+export interface TrimInternals {
+  /** Filters to use instead of {@link DEFAULT_FILTERS}. */
+  filters?: readonly FilterDef[]
+}
+
+function size(text: string, lines: number, tokenizer: TrimOptions['tokenizer']): Size {
+  return { chars: text.length, lines, tokens: countTokens(text, tokenizer) }
+}
+
+function asString(result: unknown): string {
+  if (typeof result === 'string') return result
+  if (result === undefined || result === null) return ''
+  try {
+    return typeof result === 'object' ? (JSON.stringify(result) ?? String(result)) : String(result)
+  } catch {
+    return Object.prototype.toString.call(result)
+  }
+}
+
+/**
+ * Turns a tool result into what the model should see: the result itself when it fits
+ * `maxChars`, else a structure-aware excerpt that fits, with a visible marker for every
+ * omission. Pure, synchronous and deterministic; never throws.
+ *
+ * @example
+ * ```ts
+ * import { trimResult } from '@spillway/core'
+ *
+ * const out = trimResult(buildLog, { tool: 'terminal', maxChars: 8000 })
+ * out.text      // head + numbered error lines from the middle + tail, <= 8000 chars
+ * out.omitted   // [{ start: 41, end: 9812, chars: 1234567 }, ...]
+ * out.salient   // line numbers of the error lines found, kept or not
+ * ```
+ */
+export function trimResult(result: string, options: TrimOptions = {}, internals: TrimInternals = {}): TrimOutcome {
+  const input = asString(result)
+  const opts = typeof options === 'object' && options !== null ? options : {}
+  let profile: Profile
+  let budget: number
+  try {
+    profile = resolveProfile(typeof opts.tool === 'string' ? opts.tool : undefined, opts.profiles)
+    budget = resolveBudget(opts.maxChars, opts.contextWindow)
+  } catch {
+    profile = resolveProfile(undefined)
+    budget = resolveBudget(undefined, undefined)
+  }
+  const tokenizer = typeof opts.tokenizer === 'function' ? opts.tokenizer : undefined
+  const kind = safeDetect(input)
+  const scan = scanLines(input, profile.salient && !profile.exempt)
+  const original = size(input, scan.lines, tokenizer)
+  const base = { kind, profile: profile.name, maxChars: budget, original, salient: scan.salient.map((s) => s.line) }
+  const unchanged = (): TrimOutcome => ({ ...base, text: input, changed: false, applied: [], kept: original, omitted: [] })
+  if (profile.exempt) return unchanged()
+
+  const ctx: FilterContext = { budget, kind, tool: opts.tool, args: opts.args, profile }
+  const fits = input.length <= budget
+  const filters = (internals.filters ?? DEFAULT_FILTERS).filter((f) => {
+    if (profile.disabledFilters.includes(f.name)) return false
+    if (f.kinds !== 'any' && !f.kinds.includes(kind)) return false
+    return fits ? f.lossless && profile.lossless.includes(f.name) : true
+  })
+  const applied: string[] = []
+  let text = input
+  let linesKept = true
+  for (const f of filters) {
+    let out: string | undefined
+    try {
+      out = f.run(text, ctx)
+    } catch {
+      continue // fail open: the next filter and the fitter still run
+    }
+    if (typeof out === 'string' && out !== text) {
+      text = out
+      applied.push(f.name)
+      if (!f.preservesLines) linesKept = false
+    }
+  }
+  if (applied.length === 0 && fits) return unchanged()
+
+  let omitted: TrimOutcome['omitted'] = []
+  if (text.length > budget) {
+    try {
+      const fitted = fitText(text, budget, profile, text === input ? scan : undefined)
+      text = fitted.text
+      omitted = fitted.omitted
+    } catch {
+      const cut = charCut(text, budget, 0.5, countLines(text))
+      text = cut.text
+      omitted = cut.omitted
+    }
+    applied.push('fit')
+  }
+  // Line numbers in `omitted` refer to the original only when no filter moved lines.
+  if (!linesKept) omitted = []
+  return { ...base, text, changed: text !== input, applied, kept: size(text, countLines(text), tokenizer), omitted }
+}
+
+function safeDetect(text: string): ContentKind {
+  try {
+    return detectKind(text)
+  } catch {
+    return 'text'
+  }
+}

@@ -1,0 +1,83 @@
+/** What a tool result looks like, found by {@link detectKind} in one cheap pass. */
+export type ContentKind = 'text' | 'log' | 'json' | 'diff' | 'search' | 'aria' | 'html' | 'binary'
+
+/** A size in three units. `tokens` comes from the tokenizer option (default: an estimate). */
+export interface Size {
+  chars: number
+  lines: number
+  tokens: number
+}
+
+/**
+ * Lines `start`..`end` (1-based, inclusive) of the original result that the excerpt leaves out,
+ * wholly or in part; `chars` is how many characters of them are missing.
+ */
+export interface LineRange {
+  start: number
+  end: number
+  chars: number
+}
+
+/** How one tool's results are trimmed. Every field can be overridden per tool or per profile. */
+export interface Profile {
+  /** Name of the profile (`default`, `terminal`, `read_file`, `search`, `web`, `exempt`). */
+  name: string
+  /** Never trim this tool's results (memory, todo, clarify, the fetch tool itself). @default false */
+  exempt: boolean
+  /** Share of the budget for the first lines, 0..1. */
+  head: number
+  /** Share of the budget for the last lines, 0..1. What head and tail leave goes to salient lines. */
+  tail: number
+  /** Look for salient lines (errors, failures, tracebacks...) between head and tail. @default true */
+  salient: boolean
+  /** Lines of context kept before and after each salient line, 0..10. @default 1 for before, 2 for after */
+  contextBefore: number
+  contextAfter: number
+  /** A kept middle line longer than this is cut, with the count of chars left out. @default 400 */
+  maxLineChars: number
+  /**
+   * Lossless filters (`ansi`, `blank`, `dedup-exact`) that run even when the result fits the
+   * budget. Off by default so that results under budget come back byte-identical.
+   * @default []
+   */
+  lossless: string[]
+  /** Filters this profile may never use (by name). @default [] */
+  disabledFilters: string[]
+}
+
+/** Options of {@link trimResult}. */
+export interface TrimOptions {
+  /** Name of the tool that produced the result; picks the profile. */
+  tool?: string
+  /** The tool call's arguments (used by filters that read them, e.g. a grep pattern). */
+  args?: unknown
+  /** Hard budget for `text`, in UTF-16 code units (JavaScript string length). */
+  maxChars?: number
+  /** Model context window in tokens; used to derive `maxChars` when that is absent. */
+  contextWindow?: number
+  /** Overrides, keyed by tool name or by profile name (`terminal`, `read_file`, ...). */
+  profiles?: Record<string, Partial<Profile>>
+  /** Token counter for the reported sizes. @default {@link estimateTokens} */
+  tokenizer?: (text: string) => number
+}
+
+/** What {@link trimResult} returns. */
+export interface TrimOutcome {
+  /** Exactly what the model sees. `text.length <= maxChars` always. */
+  text: string
+  /** False when `text` is the input, byte for byte. */
+  changed: boolean
+  kind: ContentKind
+  /** Names of the filters and steps that changed the text, in order (`json`, `dedup`, `fit`, ...). */
+  applied: string[]
+  /** Name of the profile used. */
+  profile: string
+  /** The budget that was applied, in chars. */
+  maxChars: number
+  original: Size
+  kept: Size
+  /** Lines of the original left out, in order. Empty when nothing was omitted. */
+  omitted: LineRange[]
+  /** 1-based line numbers of the salient lines found in the original (kept or not), ascending. */
+  salient: number[]
+}
