@@ -1,4 +1,6 @@
 import { GAP_MARKER_MAX, MAIN_MARKER_MAX, gapMarker, mainMarker } from './marker.js'
+import { nextStart, type Line } from './lines.js'
+import { pickMiddle } from './middle.js'
 import { scanLines, type LineScan, type SalientLine } from './salient.js'
 import { clipLine, countLines, headChars, safeEnd, safeStart } from './text.js'
 import type { LineRange, Profile } from './types.js'
@@ -13,29 +15,6 @@ export interface FitResult {
 /** Below this budget the fitter makes a plain cut with the shortest marker. */
 export const MIN_LINE_FIT = 400
 
-interface Line {
-  n: number
-  start: number
-  /** End offset, excluding the `\n` (and a `\r` before it). */
-  end: number
-}
-
-/** Bounds of the line starting at `start`. */
-function lineAt(text: string, n: number, start: number): Line {
-  const nl = text.indexOf('\n', start)
-  let end = nl === -1 ? text.length : nl
-  if (end > start && text.charCodeAt(end - 1) === 13) end--
-  return { n, start, end }
-}
-
-/** Start offset of the line before the one starting at `start` (which must be > 0). */
-const prevStart = (text: string, start: number): number => text.lastIndexOf('\n', start - 2) + 1
-
-/** Offset just past the line's `\n`, or the text length. */
-function nextStart(text: string, start: number): number {
-  const nl = text.indexOf('\n', start)
-  return nl === -1 ? text.length : nl + 1
-}
 
 /** Whole lines from the top within `quota` chars: returns the end offset (after the last `\n`). */
 function takeHead(text: string, from: number, limit: number, quota: number): number {
@@ -131,53 +110,6 @@ function headAndTail(text: string, headQuota: number, tailQuota: number): { head
   let tailStart = Math.max(headEnd, takeTail(text, text.length, headEnd, tailQuota))
   if (tailStart === text.length && tailQuota > 0) tailStart = Math.max(headEnd, safeStart(text, text.length - tailQuota))
   return { headEnd, tailStart }
-}
-
-interface Picked {
-  lines: Line[]
-  cost: number
-}
-
-/** Chooses salient lines (highest score first, then earliest) with context, within `quota`. */
-function pickMiddle(text: string, candidates: SalientLine[], headEnd: number, tailStart: number, quota: number, profile: Profile): Picked {
-  if (candidates.length === 0 || quota <= 0) return { lines: [], cost: 0 }
-  const order = candidates.slice().sort((a, b) => b.score - a.score || a.line - b.line)
-  const chosen = new Map<number, Line>()
-  let cost = 0
-  const lineCost = (l: Line): number => String(l.n).length + 3 + Math.min(l.end - l.start, profile.maxLineChars)
-  for (const s of order) {
-    if (chosen.has(s.line)) continue
-    const block: Line[] = [{ n: s.line, start: s.start, end: s.end }]
-    let start = s.start
-    for (let i = 0; i < profile.contextBefore && start > headEnd; i++) {
-      start = prevStart(text, start)
-      if (start < headEnd) break
-      block.unshift(lineAt(text, s.line - i - 1, start))
-    }
-    let next = nextStart(text, s.start)
-    for (let i = 0; i < profile.contextAfter && next < tailStart; i++) {
-      const l = lineAt(text, s.line + i + 1, next)
-      if (nextStart(text, next) > tailStart) break
-      block.push(l)
-      next = nextStart(text, next)
-    }
-    const fresh = block.filter((l) => !chosen.has(l.n))
-    const joins = chosen.has(block[0]!.n - 1) || chosen.has(block[0]!.n) || chosen.has(block[block.length - 1]!.n + 1)
-    let add = fresh.reduce((sum, l) => sum + lineCost(l), 0) + (joins ? 0 : GAP_MARKER_MAX)
-    let take = fresh
-    if (cost + add > quota) {
-      // Try the salient line alone.
-      const alone = { n: s.line, start: s.start, end: s.end }
-      const aloneJoins = chosen.has(s.line - 1) || chosen.has(s.line + 1)
-      add = lineCost(alone) + (aloneJoins ? 0 : GAP_MARKER_MAX)
-      if (cost + add > quota) continue
-      take = [alone]
-    }
-    for (const l of take) chosen.set(l.n, l)
-    cost += add
-  }
-  const lines = [...chosen.values()].sort((a, b) => a.n - b.n)
-  return { lines, cost }
 }
 
 function render(text: string, sc: LineScan, headEnd: number, tailStart: number, mid: Line[], profile: Profile): Omit<FitResult, 'scan'> {

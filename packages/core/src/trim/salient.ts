@@ -9,7 +9,10 @@ export interface SalientLine {
   line: number
   start: number
   end: number
-  /** 1 (warning) .. 3 (error, failure, exception, traceback, panic, fatal). */
+  /**
+   * 1 (warning) .. 4: 3 for error, failure, exception, traceback, panic, fatal words, one more when
+   * the word reads as a verdict (line start, capitals, `Error:`, `TypeError`).
+   */
   score: number
 }
 
@@ -24,7 +27,8 @@ export interface LineScan {
 }
 
 // Plain literals only: irregexp runs this in linear time.
-const KEYWORDS = /error|fail|exception|traceback|panic|fatal|denied|assert|exit code|exit status|exited with|warn|not ok|err!|segmentation fault|abort/gi
+const KEYWORDS =
+  /error|fail|exception|traceback|panic|fatal|denied|assert|exit code|exit status|exited with|warn|not ok|err!|segmentation fault|segfault|abort|cannot|can't|could not|couldn't|unable to|no such file|not found|no space left|refused|timed out|killed|undefined reference|unresolved/gi
 
 // Letters that may follow a keyword and keep it a word about a problem ("errors", "failed");
 // any other letter means an identifier such as ErrorHandler or maven-failsafe-plugin.
@@ -44,14 +48,25 @@ const SUFFIXES: Record<string, readonly string[]> = {
 const WEIGHT: Record<string, number> = {
   error: 3, fail: 3, exception: 3, traceback: 3, panic: 3, fatal: 3, 'segmentation fault': 3, 'err!': 3,
   denied: 2, assert: 2, 'not ok': 2, abort: 2, 'exit code': 2, 'exit status': 2, 'exited with': 2,
+  segfault: 3, cannot: 2, "can't": 2, 'could not': 2, "couldn't": 2, 'unable to': 2, 'no such file': 2,
+  'not found': 2, 'no space left': 3, refused: 2, 'timed out': 2, killed: 2, 'undefined reference': 3,
+  unresolved: 2,
   warn: 1,
 }
+
+const GLUED = new Set(['error', 'exception', 'fail', 'assert'])
 
 const isLetter = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90)
 const isDigit = (c: number): boolean => c >= 48 && c <= 57
 
-/** Score of one keyword hit at `at` (lower-cased line `low`), 0 when it is noise. */
-function hitScore(low: string, at: number, word: string): number {
+const STRONG_CAPS = /^(?:ERROR|ERR!|FAIL|FAILED|FAILURE|FAILURES|FATAL|PANIC|EXCEPTION|TRACEBACK|DENIED|ABORT|ABORTED)$/
+
+/**
+ * Score of one keyword hit at `at` (`low` is the lower-cased line, `orig` the line as written),
+ * 0 when it is noise. A hit weighs more when it reads as a verdict rather than prose: at the start
+ * of the line, in capitals, as an exception class (`TypeError`), or followed by a colon.
+ */
+function hitScore(low: string, orig: string, at: number, word: string, lineStart: number): number {
   let end = at + word.length
   const suffixes = SUFFIXES[word]
   if (suffixes !== undefined) {
@@ -59,40 +74,80 @@ function hitScore(low: string, at: number, word: string): number {
     while (s < low.length && isLetter(low.charCodeAt(s))) s++
     if (!suffixes.includes(low.slice(end, s))) return 0
     end = s
-    const next = low.charCodeAt(end)
-    if (next === 95 /* _ */) return 0 // error_prone, fail_fast: identifiers
+    if (low.charCodeAt(end) === 95 /* _ */) return 0 // error_prone, fail_fast: identifiers
     if (word === 'error' && low.charCodeAt(at - 1) === 119 /* w */ && low.charCodeAt(at - 2) === 45) return 0 // -Werror
   }
+  // Only error/exception/fail/assert may end a longer word (TypeError, AssertionFailedError).
+  if (at > 0 && isLetter(low.charCodeAt(at - 1)) && !GLUED.has(word)) return 0
+  const base = WEIGHT[word] ?? 1
   if (word === 'exit code' || word === 'exit status' || word === 'exited with') {
     // "exit code 0" / "exited with code 0" is success.
     let s = end
     while (s < low.length && !isDigit(low.charCodeAt(s)) && s - end < 8) s++
     if (low.charCodeAt(s) === 48 && !isDigit(low.charCodeAt(s + 1))) return 0
-    return WEIGHT[word] ?? 1
+    return base
   }
   // Zero counts are success too: "0 errors", "Failures: 0", "failed=0".
   let s = end
   while (s < low.length && (low[s] === ':' || low[s] === '=' || low[s] === ' ')) s++
-  if (s > end || s === end) {
-    if (low.charCodeAt(s) === 48 && !isDigit(low.charCodeAt(s + 1)) && low[s + 1] !== '.') return 0
-  }
+  if (low.charCodeAt(s) === 48 && !isDigit(low.charCodeAt(s + 1)) && low[s + 1] !== '.') return 0
   if (at >= 2 && low.charCodeAt(at - 1) === 32 && low.charCodeAt(at - 2) === 48 && !isDigit(low.charCodeAt(at - 3))) return 0
-  return WEIGHT[word] ?? 1
+  if (base < 2) return base
+  const written = orig.slice(at, end)
+  const verdict =
+    at <= lineStart ||
+    STRONG_CAPS.test(written) ||
+    low.charCodeAt(end) === 58 /* : */ ||
+    low.charCodeAt(end) === 93 /* ] */ ||
+    low.charCodeAt(end) === 91 /* [ */ ||
+    (at > 0 && isLetter(low.charCodeAt(at - 1)) && (word === 'error' || word === 'exception'))
+  if (verdict) return base + 1
+  // A mere mention ("the error message", "Control.Exception") weighs less than a verdict.
+  return word === 'error' || word === 'exception' ? base - 1 : base
+}
+
+/** Offset of the first meaningful char: after indentation, ANSI codes, `[`, `>`, `*`, `-`, `E ` etc. */
+function contentStart(line: string): number {
+  let i = 0
+  while (i < line.length) {
+    const c = line.charCodeAt(i)
+    if (c === 27) {
+      // ESC [ ... final byte
+      let j = i + 1
+      if (line.charCodeAt(j) === 91) {
+        j++
+        while (j < line.length && line.charCodeAt(j) < 64) j++
+      }
+      i = j + 1
+      continue
+    }
+    if (c === 32 || c === 9 || c === 91 || c === 62 || c === 42 || c === 45 || c === 35 || c === 33 || c === 61) {
+      i++
+      continue
+    }
+    break
+  }
+  return i
 }
 
 const LINE_PROBE = 600
 const LOCAL = new RegExp(KEYWORDS.source, 'g')
 
-/** Salience of one line (0 = not salient). Only the first 600 chars are read. */
-export function lineSalience(line: string): number {
-  const low = (line.length > LINE_PROBE ? line.slice(0, LINE_PROBE) : line).toLowerCase()
+/**
+ * Salience of one line (0 = not salient). Only the first 600 chars are read. With
+ * `fromLineStart` false, `line` is a window from inside a line and no hit counts as its start.
+ */
+export function lineSalience(line: string, fromLineStart = true): number {
+  const probe = line.length > LINE_PROBE ? line.slice(0, LINE_PROBE) : line
+  const low = probe.toLowerCase()
+  const lineStart = fromLineStart ? contentStart(probe) : -1
   LOCAL.lastIndex = 0
   let best = 0
   let m: RegExpExecArray | null
   while ((m = LOCAL.exec(low)) !== null) {
-    const s = hitScore(low, m.index, m[0])
+    const s = hitScore(low, probe, m.index, m[0], lineStart)
     if (s > best) best = s
-    if (best === 3) break
+    if (best === 4) break
   }
   return best
 }
@@ -120,8 +175,11 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
       const start = text.lastIndexOf('\n', at - 1) + 1
       let end = nl === -1 ? text.length : nl
       if (end > start && text.charCodeAt(end - 1) === 13) end--
-      const probeStart = Math.max(start, at - 200)
-      const score = lineSalience(text.slice(probeStart, Math.min(end, probeStart + LINE_PROBE)))
+      // A keyword far into a long line is judged on a window around it.
+      const score =
+        at - start < LINE_PROBE - 40
+          ? lineSalience(text.slice(start, Math.min(end, start + LINE_PROBE)))
+          : lineSalience(text.slice(at - 40, Math.min(end, at + 200)), false)
       if (score > 0) {
         salientTotal++
         if (salient.length < limit) salient.push({ line, start, end, score })

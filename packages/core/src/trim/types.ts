@@ -30,7 +30,7 @@ export interface Profile {
   tail: number
   /** Look for salient lines (errors, failures, tracebacks...) between head and tail. @default true */
   salient: boolean
-  /** Lines of context kept before and after each salient line, 0..10. @default 1 for before, 2 for after */
+  /** Lines of context kept before (`contextBefore`, default 1) and after (`contextAfter`, default 4) each salient line, 0..10. */
   contextBefore: number
   contextAfter: number
   /** A kept middle line longer than this is cut, with the count of chars left out. @default 400 */

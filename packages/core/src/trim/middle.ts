@@ -1,0 +1,135 @@
+import { lineAt, nextStart, prevStart, type Line } from './lines.js'
+import { GAP_MARKER_MAX } from './marker.js'
+import type { SalientLine } from './salient.js'
+import type { Profile } from './types.js'
+
+/** Lines kept from the middle, ascending, and the chars they cost (with their gap markers). */
+export interface Picked {
+  lines: Line[]
+  cost: number
+}
+
+/** Most lines a kept piece may grow by following continuation lines (stack frames, indented text). */
+const MAX_CONTINUATION = 60
+
+/** A line that continues the one above it: indented, a stack frame, `Caused by:`, `... 12 more`. */
+function isContinuation(text: string, l: Line): boolean {
+  if (l.end === l.start) return false
+  const c = text.charCodeAt(l.start)
+  if (c === 32 || c === 9) return true
+  const head = text.slice(l.start, Math.min(l.end, l.start + 12))
+  return head.startsWith('at ') || head.startsWith('Caused by') || head.startsWith('...')
+}
+
+/** A salient line with `contextBefore` lines above and `contextAfter` below, inside the middle. */
+function contextAround(text: string, s: SalientLine, headEnd: number, tailStart: number, profile: Profile): Line[] {
+  const lines: Line[] = [{ n: s.line, start: s.start, end: s.end }]
+  let start = s.start
+  for (let i = 1; i <= profile.contextBefore && start > headEnd; i++) {
+    start = prevStart(text, start)
+    if (start < headEnd) break
+    lines.unshift(lineAt(text, s.line - i, start))
+  }
+  let next = nextStart(text, s.start)
+  for (let i = 1; i <= profile.contextAfter && next < tailStart; i++) {
+    const after = nextStart(text, next)
+    if (after > tailStart) break
+    lines.push(lineAt(text, s.line + i, next))
+    next = after
+  }
+  return lines
+}
+
+/** Salient lines closer than this (in lines) belong to the same cluster. */
+const CLUSTER_GAP = 3
+
+/**
+ * Priority order of salient lines: by score; among equals, the first line of each cluster (the
+ * start of each distinct error) before the rest.
+ */
+function rankSalient(candidates: SalientLine[]): SalientLine[] {
+  const head = new Set<SalientLine>()
+  let lastLine = -Infinity
+  let lastScore = 0
+  for (const s of candidates) {
+    if (s.line - lastLine > CLUSTER_GAP || s.score > lastScore) head.add(s)
+    if (s.line - lastLine > CLUSTER_GAP) lastScore = s.score
+    else lastScore = Math.max(lastScore, s.score)
+    lastLine = s.line
+  }
+  // Cluster starts latest first (the verdict comes late); the rest in reading order, so a
+  // cluster's detail follows its start.
+  return candidates.slice().sort((a, b) => {
+    const d = b.score - a.score || Number(head.has(b)) - Number(head.has(a))
+    if (d !== 0) return d
+    return head.has(a) ? b.line - a.line : a.line - b.line
+  })
+}
+
+/**
+ * Chooses what to keep between head and tail, in two passes over the salient lines ordered by
+ * score and, among equals, latest first (a build's verdict comes late): first each line with its
+ * context, so that every distinct error gets a place; then, with the budget left, the lines that
+ * continue them (stack frames, indented detail). A line whose text is already shown is skipped.
+ */
+export function pickMiddle(text: string, candidates: SalientLine[], headEnd: number, tailStart: number, quota: number, profile: Profile): Picked {
+  if (candidates.length === 0 || quota <= 0) return { lines: [], cost: 0 }
+  const order = rankSalient(candidates)
+  const lineCost = (l: Line): number => String(l.n).length + 3 + Math.min(l.end - l.start, profile.maxLineChars)
+  const chosen = new Map<number, Line>()
+  const shownText = new Set<string>()
+  let cost = GAP_MARKER_MAX // the gap marker after the last piece
+  const costOf = (lines: Line[]): number => {
+    let c = 0
+    for (const l of lines) if (!chosen.has(l.n)) c += lineCost(l)
+    const touches = chosen.has(lines[0]!.n - 1) || chosen.has(lines[lines.length - 1]!.n + 1) || lines.some((l) => chosen.has(l.n))
+    return touches ? c : c + GAP_MARKER_MAX
+  }
+  /** Extends the kept piece holding line `n` over its continuation lines; returns the cost. */
+  const grow = (n: number): number => {
+    let added = 0
+    while (chosen.has(n + 1)) n++
+    let at = nextStart(text, chosen.get(n)!.start)
+    for (let grown = 0; grown < MAX_CONTINUATION && at < tailStart && !chosen.has(n + 1); grown++) {
+      const after = nextStart(text, at)
+      const l = lineAt(text, n + 1, at)
+      if (after > tailStart || !isContinuation(text, l)) break
+      const c = lineCost(l)
+      if (cost + added + c > quota) break
+      chosen.set(l.n, l)
+      added += c
+      n++
+      at = after
+    }
+    return added
+  }
+  // Score by score, strongest first: each line with its context, then the lines continuing them.
+  for (let i = 0; i < order.length; ) {
+    let j = i
+    while (j < order.length && order[j]!.score === order[i]!.score) j++
+    const anchors: SalientLine[] = []
+    for (const s of order.slice(i, j)) {
+      if (chosen.has(s.line)) {
+        anchors.push(s)
+        continue
+      }
+      const body = text.slice(s.start, Math.min(s.end, s.start + profile.maxLineChars)).trim()
+      if (shownText.has(body)) continue
+      let take = contextAround(text, s, headEnd, tailStart, profile)
+      let add = costOf(take)
+      if (cost + add > quota) {
+        take = [{ n: s.line, start: s.start, end: s.end }]
+        add = costOf(take)
+        if (cost + add > quota) continue
+      }
+      for (const l of take) chosen.set(l.n, l)
+      shownText.add(body)
+      cost += add
+      anchors.push(s)
+    }
+    for (const s of anchors) cost += grow(s.line)
+    i = j
+  }
+  const lines = [...chosen.values()].sort((a, b) => a.n - b.n)
+  return { lines, cost: lines.length > 0 ? cost : 0 }
+}
