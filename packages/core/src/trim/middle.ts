@@ -40,6 +40,9 @@ function contextAround(text: string, s: SalientLine, headEnd: number, tailStart:
   return lines
 }
 
+/** Below this many chars left, no further piece can fit: stop looking (keeps huge inputs fast). */
+const MIN_PIECE = GAP_MARKER_MAX + 16
+
 /** Salient lines closer than this (in lines) belong to the same cluster. */
 const CLUSTER_GAP = 3
 
@@ -108,7 +111,8 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
     let j = i
     while (j < order.length && order[j]!.score === order[i]!.score) j++
     const anchors: SalientLine[] = []
-    for (const s of order.slice(i, j)) {
+    for (let k = i; k < j && quota - cost >= MIN_PIECE; k++) {
+      const s = order[k]!
       if (chosen.has(s.line)) {
         anchors.push(s)
         continue
@@ -130,6 +134,23 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
     for (const s of anchors) cost += grow(s.line)
     i = j
   }
-  const lines = [...chosen.values()].sort((a, b) => a.n - b.n)
+  const lines = fillSmallGaps(text, [...chosen.values()].sort((a, b) => a.n - b.n))
   return { lines, cost: lines.length > 0 ? cost : 0 }
+}
+
+/** Lines between two kept pieces that cost less than the gap marker they replace are shown. */
+function fillSmallGaps(text: string, lines: Line[]): Line[] {
+  const out: Line[] = []
+  for (const l of lines) {
+    const prev = out[out.length - 1]
+    if (prev !== undefined && l.n - prev.n > 1 && l.n - prev.n <= 4) {
+      const from = nextStart(text, prev.start)
+      const gap: Line[] = []
+      for (let at = from, n = prev.n + 1; n < l.n; n++, at = nextStart(text, at)) gap.push(lineAt(text, n, at))
+      const cost = gap.reduce((sum, g) => sum + String(g.n).length + 3 + (g.end - g.start), 0)
+      if (cost <= GAP_MARKER_MAX / 2) out.push(...gap)
+    }
+    out.push(l)
+  }
+  return out
 }

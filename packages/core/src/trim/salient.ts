@@ -84,6 +84,8 @@ function hitScore(low: string, orig: string, at: number, word: string, lineStart
     // "exit code 0" / "exited with code 0" is success.
     let s = end
     while (s < low.length && !isDigit(low.charCodeAt(s)) && s - end < 8) s++
+    // No code nearby ("exited with exit code 0" is judged at its second phrase) or code 0.
+    if (!isDigit(low.charCodeAt(s))) return 0
     if (low.charCodeAt(s) === 48 && !isDigit(low.charCodeAt(s + 1))) return 0
     return base
   }

@@ -1,0 +1,65 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { lineSalience, scanLines } from './salient.js'
+import { countLines } from './text.js'
+
+describe('lineSalience', () => {
+  it.each([
+    ['ERROR: could not resolve host', 4],
+    ['[ERROR] Failed to execute goal', 4],
+    ['Traceback (most recent call last):', 4],
+    ['java.lang.NullPointerException: x is null', 4],
+    ['TypeError: undefined is not a function', 4],
+    ['error[E0308]: mismatched types', 4],
+    ['npm ERR! code ELIFECYCLE', 4],
+    ['--- FAIL: TestParse (0.00s)', 4],
+    ['panic: runtime error: index out of range', 4],
+    ['bash: line 152: pom.bak5.xml: No space left on device', 3],
+    ['Process exited with exit code 2', 2],
+    ['Improve the error message when installing', 2],
+    ['warning: unused variable `x`', 1],
+  ])('%s -> %i', (line, score) => expect(lineSalience(line)).toBe(score))
+
+  it.each([
+    'Tests run: 12, Failures: 0, Errors: 0, Skipped: 1',
+    '0 errors, 0 warnings',
+    'Process exited with exit code 0',
+    'Compiling src/ErrorHandler.java',
+    '[INFO] --- maven-failsafe-plugin:2.22:verify',
+    'gcc -Werror -O2 main.c',
+    'sudo apt-get install learning-tools',
+    'errors_total{job="api"} 3 # metric name',
+  ])('not salient: %s', (line) => expect(lineSalience(line)).toBe(0))
+})
+
+describe('scanLines', () => {
+  const lineArb = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('ERROR x', 'all good', 'warning: y', '', '\r', 'FAILED'))
+  const textArb = fc.array(lineArb, { maxLength: 200 }).chain((ls) => fc.constantFrom(ls.join('\n'), ls.join('\n') + '\n', ls.join('\r\n')))
+
+  it('agrees with a naive split-and-score reference', () => {
+    fc.assert(
+      fc.property(textArb, (text) => {
+        const scan = scanLines(text, true)
+        const naive = text === '' ? [] : text.split('\n')
+        if (text.endsWith('\n')) naive.pop()
+        expect(scan.lines).toBe(naive.length)
+        expect(scan.lines).toBe(countLines(text))
+        const expected = naive.flatMap((l, i) => {
+          const body = l.endsWith('\r') ? l.slice(0, -1) : l
+          const score = lineSalience(body)
+          return score > 0 ? [{ line: i + 1, score, text: body }] : []
+        })
+        expect(scan.salient.map((s) => ({ line: s.line, score: s.score, text: text.slice(s.start, s.end) }))).toEqual(expected)
+        expect(scan.salientTotal).toBe(expected.length)
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('keeps at most `limit` salient lines but counts them all', () => {
+    const text = Array.from({ length: 50 }, () => 'ERROR boom').join('\n')
+    const scan = scanLines(text, true, 10)
+    expect(scan.salient).toHaveLength(10)
+    expect(scan.salientTotal).toBe(50)
+  })
+})

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest'
+import { trimResult } from '../src/index.js'
+import { hasCorpus, labelledCiLogs, retention } from './corpus.js'
+
+// The figure of issue 2: at 8,000 chars, at least 90% of labelled failure lines visible
+// (macro average over the logs). A 50/50 head+tail cut keeps about 70%, a head-only cut 6%.
+describe.skipIf(!hasCorpus)('labelled CI logs (../shared/corpus/ci-logs)', () => {
+  const logs = hasCorpus ? labelledCiLogs() : []
+  const macro = (excerpt: (text: string) => string): number => {
+    const scores = logs.map((l) => retention(excerpt(l.text), l.failureLines)).filter((x): x is number => x !== undefined)
+    return scores.reduce((a, b) => a + b, 0) / scores.length
+  }
+
+  it('keeps at least 90% of labelled failure lines at 8,000 chars (terminal profile)', () => {
+    const score = macro((t) => trimResult(t, { tool: 'terminal', maxChars: 8000 }).text)
+    expect(logs.length).toBeGreaterThanOrEqual(50)
+    expect(score).toBeGreaterThanOrEqual(0.9)
+  })
+
+  it('beats a 50/50 head+tail cut at every budget', () => {
+    for (const maxChars of [2000, 4000, 8000, 16000]) {
+      const ours = macro((t) => trimResult(t, { tool: 'terminal', maxChars }).text)
+      const halves = macro((t) => (t.length <= maxChars ? t : t.slice(0, maxChars / 2) + t.slice(t.length - maxChars / 2)))
+      expect(ours).toBeGreaterThan(halves)
+    }
+  })
+
+  it('stays within budget on every log', () => {
+    for (const l of logs) expect(trimResult(l.text, { tool: 'terminal', maxChars: 8000 }).text.length).toBeLessThanOrEqual(8000)
+  })
+})
