@@ -66,7 +66,7 @@ const STRONG_CAPS = /^(?:ERROR|ERR!|FAIL|FAILED|FAILURE|FAILURES|FATAL|PANIC|EXC
  * 0 when it is noise. A hit weighs more when it reads as a verdict rather than prose: at the start
  * of the line, in capitals, as an exception class (`TypeError`), or followed by a colon.
  */
-function hitScore(low: string, orig: string, at: number, word: string, lineStart: number): number {
+function hitScore(low: string, orig: string, at: number, word: string, atStart: boolean): number {
   let end = at + word.length
   const suffixes = SUFFIXES[word]
   if (suffixes !== undefined) {
@@ -97,7 +97,7 @@ function hitScore(low: string, orig: string, at: number, word: string, lineStart
   if (base < 2) return base
   const written = orig.slice(at, end)
   const verdict =
-    at <= lineStart ||
+    atStart ||
     STRONG_CAPS.test(written) ||
     low.charCodeAt(end) === 58 /* : */ ||
     low.charCodeAt(end) === 93 /* ] */ ||
@@ -147,16 +147,25 @@ export function lineSalience(line: string, fromLineStart = true): number {
   let best = 0
   let m: RegExpExecArray | null
   while ((m = LOCAL.exec(low)) !== null) {
-    const s = hitScore(low, probe, m.index, m[0], lineStart)
+    const s = hitScore(low, probe, m.index, m[0], m.index <= lineStart)
     if (s > best) best = s
     if (best === 4) break
   }
   return best
 }
 
+/** Score of the hit `word` at offset `at` of `text`, reading only a small window around it. */
+function scoreAt(text: string, at: number, word: string, start: number, end: number): number {
+  const from = Math.max(start, at - 8)
+  const orig = text.slice(from, Math.min(end, at + word.length + 24))
+  const atStart = at - start <= 64 && contentStart(text.slice(start, at + 1)) >= at - start
+  return hitScore(orig.toLowerCase(), orig, at - from, word.toLowerCase(), atStart)
+}
+
 /**
  * One pass over `text`: counts lines and, when `withSalient`, finds salient lines (keeping the
- * first `limit`). Cost: one keyword search plus one newline count, both linear.
+ * first `limit`). Cost: one keyword search plus one newline count, both linear; each line is
+ * judged on its keyword hits only (the first 600 chars' worth), never re-read whole.
  */
 export function scanLines(text: string, withSalient: boolean, limit = 10_000): LineScan {
   const salient: SalientLine[] = []
@@ -174,20 +183,21 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
         pos = nl + 1
         nl = text.indexOf('\n', pos)
       }
-      const start = text.lastIndexOf('\n', at - 1) + 1
+      const start = pos
       let end = nl === -1 ? text.length : nl
       if (end > start && text.charCodeAt(end - 1) === 13) end--
-      // A keyword far into a long line is judged on a window around it.
-      const score =
-        at - start < LINE_PROBE - 40
-          ? lineSalience(text.slice(start, Math.min(end, start + LINE_PROBE)))
-          : lineSalience(text.slice(at - 40, Math.min(end, at + 200)), false)
+      // Every hit of this line (up to a 4, the top score), then on to the next line.
+      let score = scoreAt(text, at, m[0], start, end)
+      let hits = 1
+      while (score < 4 && hits < 16 && (m = re.exec(text)) !== null && m.index < end) {
+        score = Math.max(score, scoreAt(text, m.index, m[0], start, end))
+        hits++
+      }
       if (score > 0) {
         salientTotal++
         if (salient.length < limit) salient.push({ line, start, end, score })
       }
       if (nl === -1) break
-      // One verdict per line: go on after it.
       re.lastIndex = nl + 1
       line++
       pos = nl + 1
