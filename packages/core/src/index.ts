@@ -7,7 +7,15 @@ export { countLines, headChars, tailChars, safeEnd, safeStart, clipLine } from '
 export { lineSalience, scanLines, type LineScan, type SalientLine } from './trim/salient.js'
 export { fitText, type FitResult } from './trim/fit.js'
 export { detectKind } from './detect/detect.js'
-export { DEFAULT_FILTERS, type FilterContext, type FilterDef, type FilterFn } from './filters/index.js'
+export {
+  DEFAULT_FILTERS, type FilterContext, type FilterDef, type FilterFn,
+  stripAnsi, collapseProgress, summarizeJson, renderCompact, summarizeDiff, summarizeDiffInJson, parseDiff, describeFile,
+  dedupExact, dedupNear, collapseBlankRuns, maskLine, trimTerminalJson, trimAria, trimAriaInJson, summarizeSearch, parseSearch,
+  trimEvents, isEventsHeader, unwrapEnvelope,
+  DEFAULT_ARIA, DEFAULT_DEDUP, DEFAULT_DIFF_SUMMARY, DEFAULT_EVENTS, DEFAULT_JSON_SUMMARY, DEFAULT_SEARCH_SUMMARY,
+  type AriaOptions, type DedupOptions, type DiffSummaryOptions, type EventsOptions, type JsonSummaryOptions, type SearchSummaryOptions,
+  type DiffCommit, type DiffFile, type Hunk, type RenderLimits, type SearchFile, type SearchParse,
+} from './filters/index.js'
 export { SpillwayError, type SpillwayErrorCode } from './errors.js'
 export * from './store/index.js'
 export * from './spill/index.js'

@@ -1,9 +1,42 @@
+import { ansiFilter, progressFilter } from './ansi/index.js'
+import { ariaFilter, ariaJsonFilter } from './aria/index.js'
+import { blankFilter, dedupExactFilter, dedupFilter } from './dedup/index.js'
+import { diffFilter, jsonDiffFilter } from './diff/index.js'
+import { jsonFilter } from './json/index.js'
+import { eventsFilter } from './events/index.js'
+import { searchFilter } from './search/index.js'
+import { terminalFilter } from './terminal/index.js'
 import type { FilterDef } from './types.js'
 
 export type { FilterContext, FilterDef, FilterFn } from './types.js'
+export { ansiFilter, collapseProgress, progressFilter, stripAnsi } from './ansi/index.js'
+export { DEFAULT_ARIA, INTERACTIVE_ROLES, ariaFilter, ariaJsonFilter, trimAria, trimAriaInJson, type AriaOptions } from './aria/index.js'
+export { DEFAULT_DEDUP, blankFilter, collapseBlankRuns, dedupExact, dedupExactFilter, dedupFilter, dedupNear, maskLine, type DedupOptions } from './dedup/index.js'
+export { DEFAULT_DIFF_SUMMARY, describeFile, diffFilter, jsonDiffFilter, parseDiff, summarizeDiff, summarizeDiffInJson, type DiffCommit, type DiffFile, type DiffSummaryOptions, type Hunk } from './diff/index.js'
+export { DEFAULT_EVENTS, eventsFilter, isEventsHeader, trimEvents, type EventsOptions } from './events/index.js'
+export { DEFAULT_JSON_SUMMARY, jsonFilter, renderCompact, summarizeJson, type JsonSummaryOptions, type RenderLimits } from './json/index.js'
+export { DEFAULT_SEARCH_SUMMARY, parseSearch, searchFilter, summarizeSearch, type SearchFile, type SearchParse, type SearchSummaryOptions } from './search/index.js'
+export { TERMINAL_KEYS, terminalFilter, trimTerminalJson } from './terminal/index.js'
+export { ENVELOPE_KEYS, unwrapEnvelope } from '../trim/envelope.js'
 
 /**
- * The built-in filters, in pipeline order. Each runs when the detected kind matches and the
- * profile does not disable it; lossless ones also run under budget when the profile lists them.
+ * The built-in filters, in pipeline order. Each runs when the detected kind matches (or the
+ * profile is one it names) and the profile does not disable it; lossless ones also run under
+ * budget when the profile lists them. The first that brings an over-budget result within budget
+ * ends the chain.
  */
-export const DEFAULT_FILTERS: readonly FilterDef[] = Object.freeze([])
+export const DEFAULT_FILTERS: readonly FilterDef[] = Object.freeze([
+  ansiFilter,
+  progressFilter,
+  terminalFilter,
+  ariaJsonFilter,
+  jsonDiffFilter,
+  jsonFilter,
+  diffFilter,
+  searchFilter,
+  ariaFilter,
+  eventsFilter,
+  dedupExactFilter,
+  blankFilter,
+  dedupFilter,
+])

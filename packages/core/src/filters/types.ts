@@ -21,6 +21,17 @@ export interface FilterDef {
   name: string
   /** Content kinds it runs on (`'any'` for all). */
   kinds: readonly ContentKind[] | 'any'
+  /** Profiles (by name) it also runs for, whatever the detected kind (e.g. `search` for `rg --heading` output). */
+  profiles?: readonly string[]
+  /** Runs only when the profile lists it in `filters` (or, under budget, in `lossless`). */
+  optIn?: boolean
+  /** Inputs longer than this (chars) skip the filter, so huge logs stay as fast as the fitter. */
+  maxInput?: number
+  /**
+   * Only removes chars inside lines (ANSI codes, progress frames). On inputs above `maxInput` it
+   * then runs on the fitted excerpt instead, which costs nothing however big the input.
+   */
+  cleanup?: boolean
   /** Never loses information (ANSI strip, exact dedup with counts, blank-run collapse). */
   lossless: boolean
   /** Keeps every line at its line number (so the fitter's numbers still match the original). */

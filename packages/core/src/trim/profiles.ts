@@ -9,6 +9,7 @@ const BASE: Omit<Profile, 'name'> = {
   contextAfter: 4,
   maxLineChars: 400,
   lossless: [],
+  filters: [],
   disabledFilters: [],
 }
 
@@ -85,6 +86,7 @@ export function resolveProfile(tool: string | undefined, overrides?: Record<stri
     contextAfter: Math.floor(clamp(merged.contextAfter, 0, 10, base.contextAfter)),
     maxLineChars: Math.floor(clamp(merged.maxLineChars, 40, 1e6, base.maxLineChars)),
     lossless: Array.isArray(merged.lossless) ? merged.lossless.filter((x) => typeof x === 'string') : [],
+    filters: Array.isArray(merged.filters) ? merged.filters.filter((x) => typeof x === 'string') : [],
     disabledFilters: Array.isArray(merged.disabledFilters) ? merged.disabledFilters.filter((x) => typeof x === 'string') : [],
   }
 }

@@ -2,6 +2,7 @@ import { detectKind } from '../detect/detect.js'
 import { DEFAULT_FILTERS } from '../filters/index.js'
 import type { FilterContext, FilterDef } from '../filters/types.js'
 import { resolveBudget } from './budget.js'
+import { unwrapEnvelope } from './envelope.js'
 import { charCut, fitText } from './fit.js'
 import { resolveProfile } from './profiles.js'
 import { scanLines, type LineScan } from './salient.js'
@@ -64,16 +65,33 @@ export function trimResult(result: string, options: TrimOptions = {}, internals:
   const unchanged = (): TrimOutcome => ({ ...base, text: input, changed: false, applied: [], kept: original, omitted: [] })
   if (profile.exempt) return unchanged()
 
-  const ctx: FilterContext = { budget, kind, tool: opts.tool, args: opts.args, profile }
   const fits = input.length <= budget
-  const filters = (internals.filters ?? DEFAULT_FILTERS).filter((f) => {
-    if (profile.disabledFilters.includes(f.name)) return false
-    if (f.kinds !== 'any' && !f.kinds.includes(kind)) return false
-    return fits ? f.lossless && profile.lossless.includes(f.name) : true
-  })
   const applied: string[] = []
   let text = input
   let linesKept = true
+  let innerKind = kind
+  if (!fits && (kind === 'json' || isQuoted(input)) && !profile.disabledFilters.includes('unwrap')) {
+    // {"result": "<200 KB text>"} and JSON in a string: trim the text inside.
+    const un = safeUnwrap(input)
+    if (un !== undefined) {
+      text = un
+      innerKind = safeDetect(un)
+      applied.push('unwrap')
+      linesKept = false
+    }
+  }
+  const ctx: FilterContext = { budget, kind: innerKind, tool: opts.tool, args: opts.args, profile }
+  const done = !fits && text.length <= budget // the unwrapped text already fits
+  const eligible = (done ? [] : internals.filters ?? DEFAULT_FILTERS).filter((f) => {
+    if (profile.disabledFilters.includes(f.name)) return false
+    if (f.kinds !== 'any' && !f.kinds.includes(innerKind) && !(f.profiles ?? []).includes(profile.name)) return false
+    if (fits) return f.lossless && profile.lossless.includes(f.name)
+    return f.optIn !== true || profile.filters.includes(f.name) || profile.lossless.includes(f.name)
+  })
+  const tooBig = (f: FilterDef): boolean => f.maxInput !== undefined && text.length > f.maxInput
+  // Cleanup filters skipped for size run on the excerpt instead (after the fit).
+  const afterFit = eligible.filter((f) => f.cleanup === true && tooBig(f))
+  const filters = eligible.filter((f) => !tooBig(f))
   for (const f of filters) {
     let out: string | undefined
     try {
@@ -85,6 +103,8 @@ export function trimResult(result: string, options: TrimOptions = {}, internals:
       text = out
       applied.push(f.name)
       if (!f.preservesLines) linesKept = false
+      // Once an over-budget result fits, later filters would only take more away.
+      if (!fits && text.length <= budget) break
     }
   }
   if (applied.length === 0 && fits) return unchanged()
@@ -102,9 +122,38 @@ export function trimResult(result: string, options: TrimOptions = {}, internals:
     }
     applied.push('fit')
   }
+  for (const f of afterFit) {
+    try {
+      const out = f.run(text, ctx)
+      if (typeof out === 'string' && out.length <= text.length && out !== text) {
+        text = out
+        applied.push(f.name)
+      }
+    } catch {
+      // fail open: the excerpt stays as fitted
+    }
+  }
   // Line numbers in `omitted` refer to the original only when no filter moved lines.
   if (!linesKept) omitted = []
   return { ...base, text, changed: text !== input, applied, kept: size(text, countLines(text), tokenizer), omitted }
+}
+
+/** A JSON string literal (first and last non-blank chars are `"`): maybe a result encoded twice. */
+function isQuoted(text: string): boolean {
+  const blank = (c: number): boolean => c === 32 || c === 10 || c === 13 || c === 9
+  let i = 0
+  let j = text.length - 1
+  while (i < j && blank(text.charCodeAt(i))) i++
+  while (j > i && blank(text.charCodeAt(j))) j--
+  return j > i && text.charCodeAt(i) === 34 && text.charCodeAt(j) === 34
+}
+
+function safeUnwrap(text: string): string | undefined {
+  try {
+    return unwrapEnvelope(text)?.text
+  } catch {
+    return undefined
+  }
 }
 
 function safeDetect(text: string): ContentKind {

@@ -41,6 +41,13 @@ export interface Profile {
    * @default []
    */
   lossless: string[]
+  /**
+   * Opt-in filters (`dedup`, `dedup-exact`, `blank`) this profile runs on over-budget results of
+   * the kinds they handle. Off by default: they merge lines, so the excerpt's line numbers no
+   * longer match the original, and on the labelled CI logs they lower retention.
+   * @default []
+   */
+  filters: string[]
   /** Filters this profile may never use (by name). @default [] */
   disabledFilters: string[]
 }

@@ -1,0 +1,67 @@
+/** Event lists (kanban cards, activity logs): the last events of each `Events` section. */
+
+/** Options of {@link trimEvents}. */
+export interface EventsOptions {
+  /**
+   * Events kept per section (the last ones), 1..10000.
+   * @default 10
+   */
+  keep: number
+}
+
+/** Defaults of {@link EventsOptions}. */
+export const DEFAULT_EVENTS: Readonly<EventsOptions> = Object.freeze({ keep: 10 })
+
+/** `Events (80):`, `## Events`, `events:`, `Event log`, `Activity (12)`: the header of an event section. */
+export function isEventsHeader(line: string): boolean {
+  let s = line.trim()
+  while (s.startsWith('#') || s.startsWith('*') || s.startsWith('=')) s = s.slice(1).trimStart()
+  s = s.toLowerCase()
+  if (s.endsWith(':')) s = s.slice(0, -1).trimEnd()
+  const paren = s.indexOf('(')
+  if (paren > 0 && s.endsWith(')')) s = s.slice(0, paren).trimEnd()
+  return s === 'events' || s === 'event log' || s === 'event history' || s === 'activity' || s === 'recent events' || s === 'history'
+}
+
+/** A line that opens another section: a `#` heading, or a flush-left `Title:` / `Title (N):` line. */
+function isSectionHeader(line: string): boolean {
+  if (line.startsWith('#')) return true
+  if (line.length === 0 || line.startsWith(' ') || line.startsWith('\t') || line.startsWith('-') || line.startsWith('*')) return false
+  const t = line.trimEnd()
+  return t.endsWith(':') && t.length < 80 && !t.slice(0, -1).includes(': ')
+}
+
+/**
+ * In every event section (see {@link isEventsHeader}), only the last `keep` events stay, after a
+ * line with the count of older ones; headers and every other section are kept as they are.
+ * Returns `undefined` when no section has more than `keep` events.
+ */
+export function trimEvents(text: string, options: Partial<EventsOptions> = {}): string | undefined {
+  const keep = Math.min(10_000, Math.max(1, Math.floor(options.keep ?? DEFAULT_EVENTS.keep)))
+  const lines = text.split('\n')
+  const out: string[] = []
+  let changed = false
+  for (let i = 0; i < lines.length; ) {
+    const line = lines[i]!
+    out.push(line)
+    i++
+    if (!isEventsHeader(line)) continue
+    // the section: up to the next header, or a blank line followed by a flush-left line
+    let j = i
+    while (j < lines.length && !isSectionHeader(lines[j]!) && !isEventsHeader(lines[j]!)) {
+      if (lines[j]!.trim() === '' && j + 1 < lines.length && lines[j + 1]!.length > 0 && !/^[\s\-*]/.test(lines[j + 1]!)) break
+      j++
+    }
+    let end = j
+    while (end > i && lines[end - 1]!.trim() === '') end-- // trailing blank lines stay after the section
+    const events = lines.slice(i, end).filter((l) => l.trim() !== '')
+    if (events.length > keep) {
+      const indent = /^\s*/.exec(events[0]!)![0]
+      out.push(`${indent}[... ${events.length - keep} older events omitted ...]`, ...events.slice(events.length - keep))
+      changed = true
+    } else out.push(...lines.slice(i, end))
+    out.push(...lines.slice(end, j))
+    i = j
+  }
+  return changed ? out.join('\n') : undefined
+}
