@@ -1,2 +1,16 @@
-// Filled in by the spill work (see DESIGN.md).
-export {}
+export type {
+  FetchContext,
+  FetchMode,
+  FetchRequest,
+  FetchResponse,
+  FetchTool,
+  HandleInput,
+  HandleResult,
+  SpillStats,
+  Spillway,
+  SpillwayOptions,
+  SweepReport,
+} from './types.js'
+export { DEFAULT_SPILLWAY_OPTIONS, FETCH_TOOL_NAME } from './defaults.js'
+export { createSpillway } from './spillway.js'
+export { screenPattern, type PatternVerdict } from './regex.js'

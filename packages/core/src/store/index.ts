@@ -1,2 +1,3 @@
-// Filled in by the store work (see DESIGN.md).
-export {}
+export type { BlobInfo, BlobMeta, SessionEntry, StorageAdapter } from './types.js'
+export { BLOB_ID_PATTERN, MAX_SESSION_ID_CHARS, assertBlobId, assertSessionId, isBlobId } from './ids.js'
+export { memoryStore, type MemoryStoreOptions } from './memory.js'

@@ -1,1 +1,221 @@
-export {}
+import { randomBytes } from 'node:crypto'
+import { chmod, mkdir, open, readFile, readdir, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { SpillwayError } from '../../errors.js'
+import { assertSessionId, isBlobId } from '../ids.js'
+import type { BlobInfo, BlobMeta, SessionEntry, StorageAdapter } from '../types.js'
+import { decodeBlobFile, encodeBlobFile, headerLength, parseHeader } from './format.js'
+import { FOLDERS, blobPath, entryPath, sessionFolder } from './layout.js'
+
+/** Options of {@link fsStore}. */
+export interface FsStoreOptions {
+  /** Store folder; created when missing and set to mode 0700 (as are its sub-folders). Several processes may share it. */
+  dir: string
+  /** A temp file of a live process older than this is removed by `cleanup`, in ms. @default 3600000 (1 h) */
+  staleTempMs?: number
+}
+
+/** Defaults of {@link FsStoreOptions}. */
+export const DEFAULT_FS_STORE_OPTIONS = Object.freeze({ staleTempMs: 3_600_000 })
+
+const isCode = (err: unknown, code: string): boolean => (err as NodeJS.ErrnoException)?.code === code
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return isCode(err, 'EPERM') // exists, owned by someone else
+  }
+}
+
+/**
+ * A store in a folder, safe for several processes sharing it:
+ * - every write goes to a temp file (mode 0600) then `rename`s into place, so a reader sees a
+ *   whole file or none, even when the writer is killed mid-write;
+ * - folders are created with mode 0700;
+ * - the session index is one small file per (session, blob) pair, so concurrent writers never
+ *   read-modify-write a shared index and no entry can be lost;
+ * - blob ids and session names are validated (`invalid_id`), so no path can be smuggled in;
+ * - `cleanup()` (run once on first use and by `sweep`) removes temp files of dead writers.
+ *
+ * @example
+ * ```ts
+ * import { fsStore } from '@spillway/core/fs'
+ * const sw = createSpillway({ store: fsStore({ dir: '/home/me/.cache/spillway' }) })
+ * ```
+ */
+export function fsStore(options: FsStoreOptions): StorageAdapter {
+  if (typeof options?.dir !== 'string' || options.dir === '') throw new SpillwayError('invalid_argument', 'fsStore needs { dir } (a folder path)')
+  const dir = options.dir
+  const staleTempMs = options.staleTempMs ?? DEFAULT_FS_STORE_OPTIONS.staleTempMs
+  const tmpDir = join(dir, FOLDERS.tmp)
+  const made = new Set<string>()
+  let seq = 0
+  let ready: Promise<void> | undefined
+  let removedAtInit = 0
+
+  const ensureDir = async (path: string): Promise<void> => {
+    if (made.has(path)) return
+    await mkdir(path, { recursive: true, mode: 0o700 })
+    await chmod(path, 0o700) // mkdir leaves an existing folder's mode alone
+    made.add(path)
+  }
+
+  const cleanup = async (): Promise<number> => {
+    let removed = 0
+    let names: string[]
+    try {
+      names = await readdir(tmpDir)
+    } catch {
+      return 0
+    }
+    const now = Date.now()
+    for (const name of names) {
+      const pid = Number(name.split('-')[0])
+      const path = join(tmpDir, name)
+      try {
+        const dead = !Number.isInteger(pid) || (pid !== process.pid && !pidAlive(pid))
+        if (!dead && now - (await stat(path)).mtimeMs < staleTempMs) continue
+        await unlink(path)
+        removed++
+      } catch {
+        // gone already, or removed by another process
+      }
+    }
+    return removed
+  }
+
+  const init = (): Promise<void> =>
+    (ready ??= (async () => {
+      await ensureDir(dir)
+      for (const f of Object.values(FOLDERS)) await ensureDir(join(dir, f))
+      removedAtInit = await cleanup()
+    })())
+
+  const writeAtomic = async (path: string, data: Uint8Array, folder: string): Promise<void> => {
+    await init()
+    await ensureDir(folder)
+    const tmp = join(tmpDir, `${process.pid}-${++seq}-${randomBytes(6).toString('hex')}.tmp`)
+    try {
+      await writeFile(tmp, data, { mode: 0o600, flag: 'wx' })
+      await rename(tmp, path)
+    } catch (err) {
+      await unlink(tmp).catch(() => undefined)
+      throw new SpillwayError('store', `could not write ${path}: ${(err as Error).message}`, { cause: err })
+    }
+  }
+
+  const readOrUndefined = async (path: string): Promise<Uint8Array | undefined> => {
+    try {
+      return await readFile(path)
+    } catch (err) {
+      if (isCode(err, 'ENOENT')) return undefined
+      throw new SpillwayError('store', `could not read ${path}: ${(err as Error).message}`, { cause: err })
+    }
+  }
+
+  const readHeader = async (path: string): Promise<{ createdAt: number; bytes: number; mtimeMs: number } | undefined> => {
+    const fh = await open(path, 'r').catch(() => undefined)
+    if (fh === undefined) return undefined
+    try {
+      const st = await fh.stat()
+      const first = new Uint8Array(8)
+      await fh.read(first, 0, 8, 0)
+      const n = headerLength(first)
+      if (n === undefined) return undefined
+      const buf = new Uint8Array(n)
+      await fh.read(buf, 0, n, 8)
+      const h = parseHeader(buf)
+      return h === undefined ? undefined : { createdAt: h.meta.createdAt, bytes: st.size, mtimeMs: st.mtimeMs }
+    } finally {
+      await fh.close()
+    }
+  }
+
+  return {
+    name: `fs:${dir}`,
+    async put(id: string, data: Uint8Array, meta: BlobMeta): Promise<void> {
+      const path = blobPath(dir, id)
+      await writeAtomic(path, encodeBlobFile(data, meta), join(dir, FOLDERS.blobs))
+      const at = meta.createdAt / 1000
+      await utimes(path, at, at).catch(() => undefined)
+    },
+    async get(id: string): Promise<Uint8Array | undefined> {
+      const file = await readOrUndefined(blobPath(dir, id))
+      // A file that is not whole is treated as absent: the spill layer then answers "gone".
+      return file === undefined ? undefined : decodeBlobFile(file)?.data
+    },
+    async has(id: string): Promise<boolean> {
+      try {
+        await stat(blobPath(dir, id))
+        return true
+      } catch (err) {
+        if (SpillwayError.is(err)) throw err
+        return false
+      }
+    },
+    async delete(id: string): Promise<void> {
+      await unlink(blobPath(dir, id)).catch((err: unknown) => {
+        if (!isCode(err, 'ENOENT')) throw new SpillwayError('store', `could not delete blob ${id}`, { cause: err })
+      })
+    },
+    async *list(): AsyncIterable<BlobInfo> {
+      const names = await readdir(join(dir, FOLDERS.blobs)).catch(() => [] as string[])
+      for (const id of names) {
+        if (!isBlobId(id)) continue
+        const h = await readHeader(join(dir, FOLDERS.blobs, id))
+        if (h !== undefined) yield { id, bytes: h.bytes, createdAt: h.createdAt, lastAccessAt: Math.max(h.createdAt, h.mtimeMs) }
+      }
+    },
+    async touch(id: string, at: number): Promise<void> {
+      const s = at / 1000
+      await utimes(blobPath(dir, id), s, s).catch(() => undefined)
+    },
+    async putEntry(sessionId: string, entry: SessionEntry): Promise<void> {
+      const path = entryPath(dir, sessionId, entry.id)
+      await writeAtomic(path, new TextEncoder().encode(JSON.stringify({ sessionId, entry })), join(dir, FOLDERS.sessions, sessionFolder(sessionId)))
+    },
+    async getEntry(sessionId: string, id: string): Promise<SessionEntry | undefined> {
+      const file = await readOrUndefined(entryPath(dir, sessionId, id))
+      const rec = file === undefined ? undefined : parseEntry(file)
+      return rec !== undefined && rec.sessionId === sessionId && rec.entry.id === id ? rec.entry : undefined
+    },
+    async deleteEntry(sessionId: string, id: string): Promise<void> {
+      await unlink(entryPath(dir, sessionId, id)).catch(() => undefined)
+    },
+    async *listEntries(sessionId?: string): AsyncIterable<{ sessionId: string; entry: SessionEntry }> {
+      if (sessionId !== undefined) assertSessionId(sessionId)
+      const root = join(dir, FOLDERS.sessions)
+      const folders = sessionId === undefined ? await readdir(root).catch(() => [] as string[]) : [sessionFolder(sessionId)]
+      for (const folder of folders) {
+        const ids = await readdir(join(root, folder)).catch(() => [] as string[])
+        for (const id of ids) {
+          if (!isBlobId(id)) continue
+          const file = await readOrUndefined(join(root, folder, id)).catch(() => undefined)
+          const rec = file === undefined ? undefined : parseEntry(file)
+          if (rec === undefined || rec.entry.id !== id || (sessionId !== undefined && rec.sessionId !== sessionId)) continue
+          yield rec
+        }
+      }
+    },
+    cleanup: async () => {
+      await init()
+      const early = removedAtInit
+      removedAtInit = 0
+      return early + (await cleanup())
+    },
+    async dispose(): Promise<void> {
+      made.clear()
+    },
+  }
+}
+
+function parseEntry(file: Uint8Array): { sessionId: string; entry: SessionEntry } | undefined {
+  try {
+    const rec = JSON.parse(new TextDecoder().decode(file)) as { sessionId: string; entry: SessionEntry }
+    return typeof rec?.sessionId === 'string' && typeof rec.entry?.id === 'string' && typeof rec.entry.tool === 'string' ? rec : undefined
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,137 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { countLines } from '../trim/text.js'
+import { loadedBlob } from './blob.js'
+import { grepBlob, type GrepParams } from './grep.js'
+import { rangeLines } from './read.js'
+import { screenPattern } from './regex.js'
+
+const blob = (text: string) => loadedBlob('0123456789ab', text, 0, 0)
+const params = (pattern: string, extra: Partial<GrepParams> = {}): GrepParams => {
+  const verdict = screenPattern(pattern, { maxChars: 256, literal: true })
+  if (verdict.kind === 'refused') throw new Error('refused')
+  return { verdict, pattern, ignoreCase: false, context: 0, page: 1, pageSize: 1_000_000, answerMaxChars: 10_000_000, timeoutMs: 10_000, callFor: (p) => `page ${p}`, rangeCall: (s, c) => `range ${s} ${c}`, ...extra }
+}
+const naiveLines = (text: string): string[] => {
+  const lines = text.split('\n')
+  if (text.endsWith('\n')) lines.pop()
+  return text === '' ? [] : lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l))
+}
+const numbered = (out: string): Array<[number, string]> =>
+  out.split('\n').slice(1).flatMap((l) => {
+    const m = /^(\d+): (.*)$/s.exec(l)
+    return m === null ? [] : [[Number(m[1]), m[2]!] as [number, string]]
+  })
+
+const textArb = fc.array(fc.oneof(fc.constantFrom('a', 'b', '.', 'ab', 'a.b', '\n', '\r\n', ' ', 'é', '😀'), fc.string({ maxLength: 3 })), { maxLength: 60 }).map((a) => a.join(''))
+
+describe('line index', () => {
+  it('agrees with countLines and a naive split', () => {
+    fc.assert(
+      fc.property(textArb, (text) => {
+        const b = blob(text)
+        expect(b.lineCount()).toBe(countLines(text))
+        expect(Array.from({ length: b.lineCount() }, (_, i) => b.line(i))).toEqual(naiveLines(text))
+      }),
+    )
+  })
+})
+
+describe('grepBlob (literal) against a naive filter', () => {
+  it('reports exactly the lines that contain the needle, with 1-based numbers', () => {
+    fc.assert(
+      fc.property(textArb, fc.constantFrom('a', 'b', '.', 'a.b', 'ab', '😀', ' '), (text, needle) => {
+        // Lines are shown in full here (short), so the shown text must be the line itself.
+        const expected = naiveLines(text).flatMap((l, i) => (l.includes(needle) ? [[i + 1, l] as [number, string]] : []))
+        const res = grepBlob(blob(text), params(needle))
+        expect(res.ok).toBe(true)
+        expect(numbered(res.text)).toEqual(expected)
+        if (expected.length === 0) expect(res.text).toMatch(/no line matches, all \d+ lines searched/)
+      }),
+    )
+  })
+
+  it('pages cover every match exactly once', () => {
+    fc.assert(
+      fc.property(textArb, fc.integer({ min: 1, max: 4 }), (text, pageSize) => {
+        const expected = naiveLines(text).flatMap((l, i) => (l.includes('a') ? [i + 1] : []))
+        const got: number[] = []
+        for (let page = 1; page <= Math.max(1, Math.ceil(expected.length / pageSize)); page++) {
+          got.push(...numbered(grepBlob(blob(text), params('a', { page, pageSize })).text).map(([n]) => n))
+        }
+        expect(got).toEqual(expected)
+      }),
+    )
+  })
+})
+
+describe('grepBlob output', () => {
+  const text = Array.from({ length: 300 }, (_, i) => (i % 10 === 3 ? `line ${i + 1} ERROR boom` : `line ${i + 1} ok`)).join('\n')
+
+  it('shows context lines as "N- line" and separates groups with --', () => {
+    const out = grepBlob(blob(text), params('ERROR', { context: 1, pageSize: 2 })).text
+    expect(out).toBe(
+      ['[grep "ERROR" (plain text): 30 matching lines of 300; page 1 of 15 shows matches 1-2]', '3- line 3 ok', '4: line 4 ERROR boom', '5- line 5 ok', '--', '13- line 13 ok', '14: line 14 ERROR boom', '15- line 15 ok', '[more: page 2]'].join('\n'),
+    )
+  })
+
+  it('cuts at the answer cap with an explicit marker naming what is missing', () => {
+    const res = grepBlob(blob(text), params('ERROR', { answerMaxChars: 600 }))
+    expect(res.text.length).toBeLessThanOrEqual(600)
+    expect(res.text).toMatch(/\[cut at the 600-char answer limit: matches \d+-30 of this page are not shown; read them with range \d+ 50 or narrow the pattern\]/)
+  })
+
+  it('says when a page is past the end', () => {
+    expect(grepBlob(blob(text), params('ERROR', { page: 9, pageSize: 10 }))).toEqual({ ok: false, text: expect.stringMatching(/page 9 is past the last page, 3/) })
+  })
+
+  it('shows a long matching line around its match', () => {
+    const long = `${'x'.repeat(5000)}NEEDLE${'y'.repeat(5000)}`
+    const out = grepBlob(blob(long), params('NEEDLE')).text
+    expect(out).toContain('NEEDLE')
+    expect(out).toMatch(/\[chars \d+-\d+ of this 10006-char line\]/)
+    expect(out.length).toBeLessThan(700)
+  })
+
+  it('finds regex matches past the first window of a long line', () => {
+    const long = `${'x'.repeat(5000)}id=42;${'y'.repeat(5000)}`
+    const v = screenPattern('id=\\d+;', { maxChars: 256 })
+    if (v.kind !== 'regex') throw new Error('expected a regex')
+    const res = grepBlob(blob(long), { ...params('x'), verdict: v, pattern: 'id=\\d+;' })
+    expect(res.text).toMatch(/^\[grep \/id=\\d\+;\/ \(regex\): 1 matching lines of 1/)
+    expect(res.text).toContain('id=42;')
+    expect(res.text).toMatch(/1 lines longer than 10000 chars were searched in 10000-char windows overlapping by 200/)
+  })
+
+  it('answers a regex time-out as a time-out, never as no matches', () => {
+    const many = Array.from({ length: 50_000 }, (_, i) => `row ${i} value ${i * 7}`).join('\n')
+    const v = screenPattern('value \\d+z', { maxChars: 256 })
+    if (v.kind !== 'regex') throw new Error('expected a regex')
+    const res = grepBlob(blob(many), { ...params('x'), verdict: v, pattern: 'value \\d+z', timeoutMs: 1 })
+    expect(res.ok).toBe(false)
+    expect(res.text).toMatch(/timed out after \d+ ms, having searched \d+ of 50000 lines/)
+    expect(res.text).toMatch(/not a "no matches" answer/)
+    expect(res.text).not.toMatch(/no line matches/)
+  })
+})
+
+describe('rangeLines', () => {
+  it('returns exactly lines start..start+count-1 with the echo', () => {
+    fc.assert(
+      fc.property(textArb, fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 20 }), (text, start, count) => {
+        const lines = naiveLines(text)
+        const res = rangeLines(blob(text), start, count, 1_000_000, { range: () => '', offset: () => '' })
+        if (lines.length === 0) {
+          expect(res.text).toMatch(/empty/)
+          return
+        }
+        if (start > lines.length) {
+          expect(res.ok).toBe(false)
+          return
+        }
+        const end = Math.min(lines.length, start + count - 1)
+        expect(res.text).toBe(`[lines ${start}-${end} of ${lines.length}]\n${lines.slice(start - 1, end).join('\n')}`)
+      }),
+    )
+  })
+})

@@ -1,0 +1,76 @@
+import type { SessionEntry } from '../store/types.js'
+import { safeEnd, safeStart } from '../trim/text.js'
+import type { LoadedBlob } from './blob.js'
+import type { FetchResponse } from './types.js'
+
+/** Lines a `range` returns when `count` is not given. */
+export const DEFAULT_RANGE_LINES = 100
+
+/** `stat`: exact sizes, kind and source tool. */
+export function statBlob(blob: LoadedBlob, entry: SessionEntry): FetchResponse {
+  return {
+    ok: true,
+    text: [
+      `[stat ${blob.id}]`,
+      `tool: ${entry.tool}`,
+      `kind: ${entry.kind}`,
+      `chars: ${blob.text.length}`,
+      `bytes: ${blob.utf8Bytes} (UTF-8; ${blob.storedBytes} stored)`,
+      `lines: ${blob.lineCount()}`,
+    ].join('\n'),
+  }
+}
+
+/** Follow-up calls rendered by the caller (they need the id). */
+export interface ReadCalls {
+  range(start: number, count: number): string
+  offset(offset: number, count: number): string
+}
+
+/**
+ * `range` by lines: `[lines a-b of N]` then the lines as they are. The answer is capped at
+ * `maxChars`; when cut, a marker names the next call. A single line too long for the cap is cut
+ * with its char offset so the model can continue with `offset`.
+ */
+export function rangeLines(blob: LoadedBlob, start: number, count: number, maxChars: number, calls: ReadCalls): FetchResponse {
+  const total = blob.lineCount()
+  if (total === 0) return { ok: true, text: '[the result is empty: 0 lines]' }
+  if (start > total) return { ok: false, text: `Line ${start} is past the end: the result has ${total} lines. Ask start between 1 and ${total}.` }
+  const end = Math.min(total, start + count - 1)
+  const reserve = 300
+  const body: string[] = []
+  let size = 0
+  for (let n = start; n <= end; n++) {
+    const text = blob.line(n - 1)
+    if (size + text.length + 1 > maxChars - reserve) {
+      if (body.length === 0) {
+        // One huge line: give its first part and the exact offset call for the rest.
+        const lineStart = blob.starts()[n - 1]!
+        const keep = safeEnd(text, Math.max(0, maxChars - reserve))
+        return {
+          ok: true,
+          text: `[line ${n} of ${total}, chars 1-${keep} of its ${text.length}]\n${text.slice(0, keep)}\n[cut at the ${maxChars}-char answer limit; continue with ${calls.offset(lineStart + keep, maxChars - reserve)}]`,
+        }
+      }
+      const shownTo = n - 1
+      return {
+        ok: true,
+        text: `[lines ${start}-${shownTo} of ${total}]\n${body.join('\n')}\n[cut at the ${maxChars}-char answer limit: lines ${n}-${end} not shown; continue with ${calls.range(n, end - n + 1)}]`,
+      }
+    }
+    body.push(text)
+    size += text.length + 1
+  }
+  return { ok: true, text: `[lines ${start}-${end} of ${total}]\n${body.join('\n')}` }
+}
+
+/** `range` by char offset (0-based), for one-line results: `[chars a-b of N]` (1-based, inclusive). */
+export function rangeChars(blob: LoadedBlob, offset: number, count: number, maxChars: number, calls: ReadCalls): FetchResponse {
+  const n = blob.text.length
+  if (n === 0) return { ok: true, text: '[the result is empty: 0 chars]' }
+  if (offset >= n) return { ok: false, text: `Offset ${offset} is past the end: the result has ${n} chars. Ask offset between 0 and ${n - 1}.` }
+  const from = safeStart(blob.text, offset)
+  const to = safeEnd(blob.text, Math.min(n, from + Math.min(count, maxChars - 200)))
+  const more = to < n ? `\n[${n - to} chars follow; continue with ${calls.offset(to, Math.min(count, maxChars - 200))}]` : ''
+  return { ok: true, text: `[chars ${from + 1}-${to} of ${n}]\n${blob.text.slice(from, to)}${more}` }
+}

@@ -1,0 +1,130 @@
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, readFileSync, truncateSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { testStorageAdapter, testMeta } from '../testing/index.js'
+import type { StorageAdapter } from '../types.js'
+import { fsStore } from './index.js'
+
+const dirs = new Map<StorageAdapter, string>()
+const fresh = (): { store: StorageAdapter; dir: string } => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'spillway-fs-')), 'store')
+  const store = fsStore({ dir })
+  dirs.set(store, dir)
+  return { store, dir }
+}
+const walk = (d: string): string[] => readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? [join(d, f), ...walk(join(d, f))] : [join(d, f)]))
+const enc = (s: string): Uint8Array => new TextEncoder().encode(s)
+
+testStorageAdapter({
+  name: 'fsStore',
+  create: () => fresh().store,
+  cleanup: (store) => rmSync(join(dirs.get(store)!, '..'), { recursive: true, force: true }),
+  additionalTests: (current) => {
+    it('writes files 0600 in folders 0700, and only inside its folder', async () => {
+      const store = current()
+      const dir = dirs.get(store)!
+      await store.put('0123456789ab', enc('secret'), testMeta())
+      await store.putEntry!('../../evil', { id: '0123456789ab', tool: 't', kind: 'text', chars: 6, lines: 1, createdAt: 1 })
+      expect(statSync(dir).mode & 0o777).toBe(0o700)
+      for (const p of walk(dir)) {
+        expect(relative(dir, p).startsWith('..')).toBe(false)
+        expect(statSync(p).mode & 0o777).toBe(statSync(p).isDirectory() ? 0o700 : 0o600)
+      }
+      expect(readdirSync(join(dir, '..'))).toEqual(['store']) // nothing escaped next to it
+    })
+
+    it('leaves no temp files behind', async () => {
+      const store = current()
+      await Promise.all(Array.from({ length: 20 }, (_, i) => store.put(i.toString(16).padStart(12, '0'), enc(`v${i}`), testMeta())))
+      expect(readdirSync(join(dirs.get(store)!, 'tmp'))).toEqual([])
+    })
+  },
+})
+
+describe('fsStore specifics', () => {
+  it('never serves a truncated or foreign file: it reads as absent', async () => {
+    const { store, dir } = fresh()
+    await store.put('0123456789ab', enc('x'.repeat(1000)), testMeta())
+    truncateSync(join(dir, 'blobs', '0123456789ab'), 500)
+    expect(await store.get('0123456789ab')).toBeUndefined()
+    writeFileSync(join(dir, 'blobs', 'abcdefabcdef'), 'not a blob file', { mode: 0o600 })
+    expect(await store.get('abcdefabcdef')).toBeUndefined()
+    rmSync(join(dir, '..'), { recursive: true, force: true })
+  })
+
+  it('cleanup removes temp files of dead writers and keeps fresh ones of live writers', async () => {
+    const { store, dir } = fresh()
+    await store.put('0123456789ab', enc('x'), testMeta())
+    const dead = join(dir, 'tmp', '999999999-1-aaaa.tmp') // no such pid
+    const live = join(dir, 'tmp', `${process.pid}-77-bbbb.tmp`)
+    writeFileSync(dead, 'half a blob')
+    writeFileSync(live, 'being written')
+    expect(await store.cleanup!()).toBe(1)
+    expect(readdirSync(join(dir, 'tmp'))).toEqual([`${process.pid}-77-bbbb.tmp`])
+    // A stale temp file of a live writer goes after staleTempMs.
+    const strict = fsStore({ dir, staleTempMs: 0 })
+    await new Promise((r) => setTimeout(r, 5))
+    expect(await strict.cleanup!()).toBe(1)
+    rmSync(join(dir, '..'), { recursive: true, force: true })
+  })
+
+  it('two stores on one folder see each other\'s blobs and entries', async () => {
+    const { store, dir } = fresh()
+    const other = fsStore({ dir })
+    await store.put('0123456789ab', enc('shared'), testMeta())
+    await store.putEntry!('s', { id: '0123456789ab', tool: 't', kind: 'text', chars: 6, lines: 1, createdAt: 1 })
+    expect(new TextDecoder().decode(await other.get('0123456789ab'))).toBe('shared')
+    expect((await other.getEntry!('s', '0123456789ab'))?.tool).toBe('t')
+    rmSync(join(dir, '..'), { recursive: true, force: true })
+  })
+
+  it('reads concurrent with rewrites of one id always see a whole value', async () => {
+    const { store, dir } = fresh()
+    const a = enc('a'.repeat(200_000))
+    const b = enc('b'.repeat(300_000))
+    await store.put('0123456789ab', a, testMeta())
+    const seen = new Set<string>()
+    const reads = async (): Promise<void> => {
+      for (let i = 0; i < 40; i++) {
+        const got = await store.get('0123456789ab')
+        expect(got).toBeDefined()
+        const s = new TextDecoder().decode(got)
+        expect(s === 'a'.repeat(200_000) || s === 'b'.repeat(300_000)).toBe(true)
+        seen.add(s[0]!)
+      }
+    }
+    const writes = async (): Promise<void> => {
+      for (let i = 0; i < 40; i++) await store.put('0123456789ab', i % 2 ? a : b, testMeta())
+    }
+    await Promise.all([reads(), writes(), reads()])
+    expect(readFileSync(join(dir, 'blobs', '0123456789ab')).length).toBeGreaterThan(200_000)
+    rmSync(join(dir, '..'), { recursive: true, force: true })
+  })
+
+  it('refuses a missing dir option', () => {
+    expect(() => fsStore({} as never)).toThrow(/dir/)
+  })
+})
+
+describe('session folder names', () => {
+  it('are escaped, case-distinct, never reserved, and bounded in length', async () => {
+    const { sessionFolder } = await import('./layout.js')
+    expect(sessionFolder('alice')).toBe('s-alice')
+    expect(sessionFolder('Alice')).toBe('s-%41lice')
+    expect(sessionFolder('../x')).toBe('s-%2e%2e%2fx')
+    expect(sessionFolder('CON')).toBe('s-%43%4f%4e')
+    expect(sessionFolder('é')).toBe('s-%c3%a9')
+    expect(sessionFolder('x'.repeat(128))).toMatch(/^h-[0-9a-f]{64}$/)
+    expect(() => sessionFolder('')).toThrow(/invalid session id/)
+  })
+
+  it('keep sessions that differ only in case apart', async () => {
+    const { store, dir } = fresh()
+    await store.putEntry!('Alice', { id: '0123456789ab', tool: 'upper', kind: 'text', chars: 1, lines: 1, createdAt: 1 })
+    await store.putEntry!('alice', { id: '0123456789ab', tool: 'lower', kind: 'text', chars: 1, lines: 1, createdAt: 1 })
+    expect((await store.getEntry!('Alice', '0123456789ab'))?.tool).toBe('upper')
+    expect((await store.getEntry!('alice', '0123456789ab'))?.tool).toBe('lower')
+    rmSync(join(dir, '..'), { recursive: true, force: true })
+  })
+})

@@ -1,0 +1,86 @@
+import { assertBlobId, assertSessionId } from './ids.js'
+import type { BlobInfo, BlobMeta, SessionEntry, StorageAdapter } from './types.js'
+
+/** Options of {@link memoryStore}. */
+export interface MemoryStoreOptions {
+  /** Name reported by the store. @default 'memory' */
+  name?: string
+}
+
+interface Slot {
+  data: Uint8Array
+  meta: BlobMeta
+  lastAccessAt: number
+}
+
+/**
+ * A store that keeps everything in this process's memory: for tests, browsers, edge workers and
+ * short-lived agents. Implements every optional capability, so several spillways sharing one
+ * memory store share their session index.
+ *
+ * @example
+ * ```ts
+ * const sw = createSpillway({ store: memoryStore(), maxChars: 8000 })
+ * ```
+ */
+export function memoryStore(options: MemoryStoreOptions = {}): StorageAdapter {
+  const blobs = new Map<string, Slot>()
+  const sessions = new Map<string, Map<string, SessionEntry>>()
+  return {
+    name: options.name ?? 'memory',
+    async put(id: string, data: Uint8Array, meta: BlobMeta): Promise<void> {
+      assertBlobId(id)
+      // Copy: the caller may reuse its buffer, and a reader must never see it change.
+      blobs.set(id, { data: data.slice(), meta: { ...meta }, lastAccessAt: meta.createdAt })
+    },
+    async get(id: string): Promise<Uint8Array | undefined> {
+      assertBlobId(id)
+      return blobs.get(id)?.data.slice()
+    },
+    async has(id: string): Promise<boolean> {
+      assertBlobId(id)
+      return blobs.has(id)
+    },
+    async delete(id: string): Promise<void> {
+      assertBlobId(id)
+      blobs.delete(id)
+    },
+    async *list(): AsyncIterable<BlobInfo> {
+      for (const [id, s] of [...blobs]) yield { id, bytes: s.data.length, createdAt: s.meta.createdAt, lastAccessAt: s.lastAccessAt }
+    },
+    async touch(id: string, at: number): Promise<void> {
+      assertBlobId(id)
+      const slot = blobs.get(id)
+      if (slot !== undefined) slot.lastAccessAt = Math.max(slot.lastAccessAt, at)
+    },
+    async putEntry(sessionId: string, entry: SessionEntry): Promise<void> {
+      assertSessionId(sessionId)
+      assertBlobId(entry.id)
+      let m = sessions.get(sessionId)
+      if (m === undefined) sessions.set(sessionId, (m = new Map()))
+      m.set(entry.id, { ...entry })
+    },
+    async getEntry(sessionId: string, id: string): Promise<SessionEntry | undefined> {
+      assertSessionId(sessionId)
+      assertBlobId(id)
+      const e = sessions.get(sessionId)?.get(id)
+      return e === undefined ? undefined : { ...e }
+    },
+    async deleteEntry(sessionId: string, id: string): Promise<void> {
+      assertSessionId(sessionId)
+      assertBlobId(id)
+      const m = sessions.get(sessionId)
+      m?.delete(id)
+      if (m?.size === 0) sessions.delete(sessionId)
+    },
+    async *listEntries(sessionId?: string): AsyncIterable<{ sessionId: string; entry: SessionEntry }> {
+      if (sessionId !== undefined) assertSessionId(sessionId)
+      const picked = sessionId === undefined ? [...sessions] : sessions.has(sessionId) ? [[sessionId, sessions.get(sessionId)!] as const] : []
+      for (const [s, m] of picked) for (const e of [...m.values()]) yield { sessionId: s, entry: { ...e } }
+    },
+    async dispose(): Promise<void> {
+      blobs.clear()
+      sessions.clear()
+    },
+  }
+}
