@@ -1,2 +1,14 @@
-// Filled in by the disclose work (see DESIGN.md).
-export {}
+export type {
+  BridgeTool,
+  DisclosableTool,
+  Disclosure,
+  DisclosureMode,
+  DisclosureOptions,
+  JsonSchema,
+  ResolvedCall,
+  SessionContext,
+} from './types.js'
+export { createDisclosure } from './disclosure.js'
+export { DEFAULT_DISCLOSURE, schemaTokens, shouldDefer } from './gate.js'
+export { DEFAULT_MAX_SCHEMA_ERRORS, validateArgs } from './validate.js'
+export { BRIDGE_NAMES, parseArgs, unwrapCall } from './unwrap.js'

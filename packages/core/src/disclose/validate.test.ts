@@ -1,0 +1,74 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { validateArgs } from './validate.js'
+
+const SCHEMA = {
+  type: 'object',
+  properties: {
+    repo: { type: 'string', minLength: 3 },
+    count: { type: 'integer', minimum: 1, maximum: 100 },
+    state: { type: 'string', enum: ['open', 'closed'] },
+    labels: { type: 'array', items: { type: 'string' }, maxItems: 2 },
+    ratio: { type: 'number', exclusiveMaximum: 1 },
+    meta: { type: 'object', properties: { draft: { type: 'boolean' } }, additionalProperties: false },
+  },
+  required: ['repo'],
+  additionalProperties: false,
+}
+
+describe('validateArgs', () => {
+  it('accepts valid arguments', () => {
+    expect(validateArgs(SCHEMA, { repo: 'a/b', count: 5, state: 'open', labels: ['x'], ratio: 0.5, meta: { draft: true } })).toEqual([])
+  })
+
+  it.each([
+    [{}, '/repo: is required'],
+    [{ repo: 'ab' }, '/repo: must have at least 3 characters'],
+    [{ repo: 'a/b', count: 1.5 }, '/count: expected integer, got number'],
+    [{ repo: 'a/b', count: 0 }, '/count: must be >= 1'],
+    [{ repo: 'a/b', count: 101 }, '/count: must be <= 100'],
+    [{ repo: 'a/b', state: 'merged' }, '/state: must be one of "open", "closed"'],
+    [{ repo: 'a/b', labels: ['x', 2] }, '/labels/1: expected string, got integer'],
+    [{ repo: 'a/b', labels: ['x', 'y', 'z'] }, '/labels: must have at most 2 items'],
+    [{ repo: 'a/b', ratio: 1 }, '/ratio: must be < 1'],
+    [{ repo: 'a/b', meta: { draft: true, extra: 1 } }, '/meta/extra: is not allowed (allowed: draft)'],
+    [{ repo: 'a/b', owner: 'me' }, '/owner: is not allowed'],
+    ['a/b', '(arguments): expected object, got string'],
+  ])('rejects %j', (value, message) => {
+    expect(validateArgs(SCHEMA, value).join('\n')).toContain(message)
+  })
+
+  it('handles type lists, const, anyOf, oneOf and allOf', () => {
+    expect(validateArgs({ type: ['string', 'null'] }, null)).toEqual([])
+    expect(validateArgs({ type: ['string', 'null'] }, 1)).toHaveLength(1)
+    expect(validateArgs({ const: 'x' }, 'y')).toEqual(['(arguments): must be "x"'])
+    const anyOf = { anyOf: [{ type: 'string' }, { type: 'integer' }] }
+    expect(validateArgs(anyOf, 3)).toEqual([])
+    expect(validateArgs(anyOf, true)).toHaveLength(1)
+    const oneOf = { oneOf: [{ type: 'number' }, { type: 'integer' }] }
+    expect(validateArgs(oneOf, 1)).toHaveLength(1) // matches both
+    expect(validateArgs(oneOf, 1.5)).toEqual([])
+    expect(validateArgs({ allOf: [{ minimum: 2 }, { maximum: 3 }] }, 4)).toEqual(['(arguments): must be <= 3'])
+  })
+
+  it('additionalProperties as a schema and unknown keywords', () => {
+    expect(validateArgs({ type: 'object', additionalProperties: { type: 'number' } }, { a: 1, b: 'x' })).toEqual(['/b: expected number, got string'])
+    expect(validateArgs({ type: 'string', pattern: '^a', format: 'email', $ref: '#/x' }, 'zzz')).toEqual([])
+  })
+
+  it('caps the number of errors', () => {
+    const schema = { type: 'object', required: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] }
+    expect(validateArgs(schema, {})).toHaveLength(5)
+    expect(validateArgs(schema, {}, 2)).toHaveLength(2)
+  })
+
+  it('never throws and ends on cyclic schemas', () => {
+    const cyclic: Record<string, unknown> = { type: 'object' }
+    cyclic['properties'] = { self: cyclic }
+    cyclic['anyOf'] = [cyclic, cyclic]
+    let value: Record<string, unknown> = {}
+    for (let i = 0; i < 50; i++) value = { self: value }
+    expect(() => validateArgs(cyclic, value)).not.toThrow()
+    fc.assert(fc.property(fc.jsonValue(), fc.jsonValue(), (schema, v) => Array.isArray(validateArgs(schema, v))), { numRuns: 300 })
+  })
+})

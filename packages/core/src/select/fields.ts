@@ -1,0 +1,50 @@
+import { splitWords, tokenize } from './tokenize.js'
+import type { WeightedTerms } from './bm25.js'
+import type { FieldWeights, ToolDescriptor } from './types.js'
+
+/** Field weights chosen on principle (see README): the name is the densest signal, parameters the weakest. */
+export const DEFAULT_FIELD_WEIGHTS: Readonly<FieldWeights> = Object.freeze({ name: 3, description: 1, parameters: 0.5, extra: 0.5 })
+
+/** Parameter names and descriptions of a JSON Schema, nested objects and array items included (depth <= 4). */
+export function parameterText(schema: unknown): string {
+  const out: string[] = []
+  const walk = (s: unknown, depth: number): void => {
+    if (depth > 4 || s === null || typeof s !== 'object') return
+    const node = s as Record<string, unknown>
+    const props = node['properties']
+    if (props !== null && typeof props === 'object' && !Array.isArray(props)) {
+      for (const [key, sub] of Object.entries(props as Record<string, unknown>)) {
+        out.push(key)
+        if (sub !== null && typeof sub === 'object') {
+          const d = (sub as Record<string, unknown>)['description']
+          if (typeof d === 'string') out.push(d)
+          walk(sub, depth + 1)
+        }
+      }
+    }
+    if (node['items'] !== undefined) walk(node['items'], depth + 1)
+  }
+  walk(schema, 0)
+  return out.join('\n')
+}
+
+/** The weighted BM25 terms of one tool. */
+export function toolTerms(tool: ToolDescriptor, weights: Readonly<FieldWeights>, extra?: string): WeightedTerms {
+  const terms: Array<readonly [string, number]> = []
+  const add = (text: string, w: number): void => {
+    if (w <= 0 || text === '') return
+    for (const t of tokenize(text)) terms.push([t, w])
+  }
+  add(tool.name, weights.name)
+  add(tool.description ?? '', weights.description)
+  add(parameterText(tool.parameters), weights.parameters)
+  if (extra !== undefined) add(extra, weights.extra)
+  return terms
+}
+
+/** Text embedded for a tool: its name as words, its description and its parameter names. */
+export function embeddingText(tool: ToolDescriptor): string {
+  const params = parameterText(tool.parameters).split('\n').filter((l) => /^[\w.-]+$/.test(l))
+  const head = `${splitWords(tool.name).join(' ')}: ${tool.description ?? ''}`
+  return params.length > 0 ? `${head}\nParameters: ${params.join(', ')}` : head
+}

@@ -1,0 +1,57 @@
+import { stem } from './stem.js'
+
+/**
+ * English stop words dropped from queries and documents: function words (a classic list) plus
+ * greetings and politeness ("hi", "please", "thanks") that wrap a request. Verbs that can name
+ * an action ("get", "use", "help") are kept: tool names use them.
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    'a about above after again against all am an and any are as at be because been before being below between both but by ' +
+    'can could did do does doing down during each few for from further had has have having he her here hers herself him ' +
+    'himself his how i if in into is it its itself just me more most my myself no nor not now of off on once only or other ' +
+    'our ours ourselves out over own same she should so some such than that the their theirs them themselves then there these ' +
+    'they this those through to too under until up very was we were what when where which while who whom why will with would ' +
+    'you your yours yourself yourselves may might must shall us please hi hello hey thanks thank'
+  ).split(' '),
+)
+
+/**
+ * Splits an identifier or text into lowercase words: on anything that is not a letter or digit
+ * (so `_ - . :` and spaces), on camelCase (`getHTTPResponse` -> get, http, response) and on
+ * letter/digit boundaries (`v2api` -> v, 2, api).
+ */
+export function splitWords(text: string): string[] {
+  const out: string[] = []
+  for (const run of text.match(/[\p{L}\p{N}]+/gu) ?? []) {
+    const parts = run
+      .replace(/(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/gu, ' ')
+      .split(' ')
+    for (const p of parts) if (p !== '') out.push(p.toLowerCase())
+  }
+  return out
+}
+
+/** Stems memoised: catalogs and queries repeat words, and stemming dominates build time. */
+const STEM_CACHE = new Map<string, string>()
+const STEM_CACHE_MAX = 50_000
+
+const cachedStem = (w: string): string => {
+  let s = STEM_CACHE.get(w)
+  if (s === undefined) {
+    s = stem(w)
+    if (STEM_CACHE.size >= STEM_CACHE_MAX) STEM_CACHE.clear()
+    STEM_CACHE.set(w, s)
+  }
+  return s
+}
+
+/** Index terms of a text: {@link splitWords}, stop words and 1-letter words dropped, Porter-stemmed. */
+export function tokenize(text: string): string[] {
+  const out: string[] = []
+  for (const w of splitWords(text)) {
+    if (w.length < 2 || STOP_WORDS.has(w)) continue
+    out.push(cachedStem(w))
+  }
+  return out
+}
