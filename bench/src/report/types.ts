@@ -1,0 +1,34 @@
+import type { RetrievalRow } from '../suites/retrieval.js'
+import type { SpeedRow } from '../suites/speed.js'
+import type { TrimmingResult } from '../suites/trimming.js'
+
+/** Everything one bench run measured: what `report.json` holds. */
+export interface Report {
+  /** One line: the figures a reader should see first. */
+  headline: string
+  generatedAt: string
+  mode: 'full' | 'quick'
+  argv: string[]
+  corpus: {
+    source: 'dir' | 'synthetic'
+    dir?: string
+    notes: string[]
+    cases: Record<string, number>
+    retrievalSets: Array<{ name: string; tools: number; queries: number }>
+  }
+  tokenizer: string
+  versions: Record<string, string>
+  machine: { platform: string; arch: string; cpuModel: string; cpus: number; memoryGiB: number }
+  methods: {
+    trimming: Array<{ id: string; label: string; source: string; budgetNative: boolean }>
+    retrieval: ReadonlyArray<{ id: string; label: string; source: string }>
+  }
+  trimming: TrimmingResult | null
+  speed: SpeedRow[] | null
+  retrieval: RetrievalRow[] | null
+  memory: { peakRssMiBAfterTrimming: number | null; peakRssMiBEnd: number }
+  /** Wall-clock seconds per suite and in total. */
+  durations: Record<string, number>
+  /** Suites that failed or were skipped, with why. */
+  problems: string[]
+}

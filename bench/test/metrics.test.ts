@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest'
+import { retention, splitJavaLines } from '../src/metrics/retention.js'
+import { recallAt, reciprocalRank, scoreRankings } from '../src/metrics/retrieval.js'
+import { median, quantile } from '../src/metrics/stats.js'
+import { diffFiles, factStated, grepFiles, jsonShapeFacts, namedShare, shapeStated } from '../src/metrics/structure.js'
+
+describe('retention', () => {
+  it('counts labelled lines visible in the excerpt, ignoring ANSI codes, blanks and indentation', () => {
+    const labelled = ['\x1b[31mERROR: build failed\x1b[0m', '   at Foo.bar(Foo.java:3)', '', 'never shown']
+    const excerpt = 'head\n  12 | ERROR: build failed\nat Foo.bar(Foo.java:3)\ntail'
+    expect(retention(excerpt, labelled)).toBeCloseTo(2 / 3)
+  })
+  it('compares only the first 200 chars of a long line', () => {
+    const long = 'x'.repeat(300)
+    expect(retention(`${'x'.repeat(200)} [100 chars cut]`, [long])).toBe(1)
+    expect(retention('x'.repeat(199), [long])).toBe(0)
+  })
+  it('is undefined without a non-blank label', () => {
+    expect(retention('anything', ['', '  '])).toBeUndefined()
+  })
+  it('splits lines like Java readLine (CR, LF, CRLF)', () => {
+    expect(splitJavaLines('a\r\nb\rc\nd')).toEqual(['a', 'b', 'c', 'd'])
+  })
+})
+
+describe('structure figures', () => {
+  it('finds the files of a git show', () => {
+    const diff = 'commit abc\n\ndiff --git a/lib/a.js b/lib/a.js\n--- a/lib/a.js\n+++ b/lib/a.js\n@@ -1 +1 @@\n-x\n+y\ndiff --git a/old.md b/new.md\nrename from old.md\n'
+    expect(diffFiles(diff)).toEqual(['lib/a.js', 'new.md'])
+  })
+  it('finds grep files in -n, -c, --heading, -C and -l outputs', () => {
+    expect(grepFiles('lib/a.js:3:foo\nlib/b.js:10:bar:baz\nlib/a.js:4:x')).toEqual(['lib/a.js', 'lib/b.js'])
+    expect(grepFiles('./pkg/x.go:25\n./pkg/y.go:3')).toEqual(['./pkg/x.go', './pkg/y.go'])
+    expect(grepFiles('test/a.js\n102:    res.send(x);\n\ntest/b.js\n7:foo\n8:bar')).toEqual(['test/a.js', 'test/b.js'])
+    expect(grepFiles('pkg/t.go-22-// ctx\npkg/t.go:24:// hit\n--\npkg/u.go:3:x')).toEqual(['pkg/t.go', 'pkg/u.go'])
+    expect(grepFiles('./go.mod\n./ui/src/a.tsx')).toEqual(['./go.mod', './ui/src/a.tsx'])
+  })
+  it('measures the share of names present', () => {
+    expect(namedShare('lib/a.js (2 hunks)', ['lib/a.js', 'lib/b.js'])).toBe(0.5)
+    expect(namedShare('x', [])).toBeUndefined()
+  })
+  it('lists the shape facts of arrays and objects', () => {
+    expect(jsonShapeFacts('[1,2,3]')).toEqual([{ type: 'length', path: '$', length: 3 }])
+    expect(jsonShapeFacts('{"total":2,"items":[{},{}]}')).toEqual([
+      { type: 'key', key: 'total' },
+      { type: 'key', key: 'items' },
+      { type: 'length', path: '$.items', length: 2 },
+    ])
+    expect(jsonShapeFacts('not json')).toEqual([])
+  })
+  it('counts a length only when it is written as a count', () => {
+    const fact = { type: 'length', path: '$', length: 30 } as const
+    expect(factStated('array of 30 items', fact)).toBe(true)
+    expect(factStated('[JSON excerpt — array[30]]', fact)).toBe(true)
+    expect(factStated('{"id": 30, "n": 300}', fact)).toBe(false)
+    expect(factStated('{"total_count": 1, "items": []}', { type: 'key', key: 'items' })).toBe(true)
+    expect(factStated('{"total_count": 1}', { type: 'key', key: 'items' })).toBe(false)
+    expect(shapeStated('items: 30 entries', [fact, { type: 'key', key: 'items' }])).toBe(1)
+  })
+})
+
+describe('retrieval metrics', () => {
+  it('computes recall@k and the reciprocal rank', () => {
+    const ranked = ['a', 'b', 'c', 'd']
+    expect(recallAt(ranked, ['c', 'x'], 1)).toBe(0)
+    expect(recallAt(ranked, ['c', 'x'], 3)).toBe(0.5)
+    expect(reciprocalRank(ranked, ['c', 'b'])).toBe(0.5)
+    expect(reciprocalRank(ranked, ['z'])).toBe(0)
+  })
+  it('averages over queries', () => {
+    const s = scoreRankings([
+      { ranked: ['a', 'b'], relevant: ['a'] },
+      { ranked: ['b', 'c', 'd', 'e', 'f', 'a'], relevant: ['a'] },
+    ])
+    expect(s).toMatchObject({ recall1: 0.5, recall5: 0.5, recall10: 1, queries: 2 })
+    expect(s.mrr).toBeCloseTo((1 + 1 / 6) / 2)
+  })
+})
+
+describe('stats', () => {
+  it('takes nearest-rank quantiles', () => {
+    expect(median([3, 1, 2])).toBe(2)
+    expect(quantile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0.95)).toBe(10)
+    expect(quantile([], 0.5)).toBeNaN()
+  })
+})

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest'
+import type { TrimMethod } from '../src/baselines/types.js'
+import type { TrimCase } from '../src/corpus/types.js'
+import { sampleEvenly } from '../src/suites/retrieval.js'
+import { newlineScan, speedInput } from '../src/suites/speed.js'
+import { REPORT_BUDGETS, runTrimming } from '../src/suites/trimming.js'
+
+const quiet = (): void => {}
+// A method that keeps the first `budget` chars: a labelled line at char 5000 is kept from 8k up.
+const prefix: TrimMethod = { id: 'prefix', label: 'prefix', source: 'test', budgetNative: true, run: (t, { budget }) => t.slice(0, budget) }
+const log = `${'x'.repeat(4999)}\nFAILED here\n${'y'.repeat(20000)}`
+const cases: TrimCase[] = [
+  { kind: 'ci-log', name: 'a', text: log, labelled: ['FAILED here'], labelSource: 'toy' },
+  { kind: 'json', name: 'b', text: JSON.stringify({ items: [1, 2, 3] }), jsonFacts: [{ type: 'key', key: 'items' }, { type: 'length', path: '$.items', length: 3 }] },
+]
+
+describe('trimming suite', () => {
+  const result = runTrimming(cases, [prefix], (s) => s.length, quiet)
+  it('aggregates tokens, retention and shape per kind and budget', () => {
+    const ci = result.cells.filter((c) => c.kind === 'ci-log')
+    expect(ci.map((c) => c.budget)).toEqual([...REPORT_BUDGETS])
+    expect(ci.map((c) => c.retention)).toEqual([0, 0, 1, 1])
+    expect(ci.find((c) => c.budget === 2000)?.keptShare).toBeCloseTo(2000 / log.length)
+    expect(ci.every((c) => c.overBudget === 0)).toBe(true)
+    // The JSON body fits every budget: shown whole, its shape counts as stated.
+    expect(result.cells.filter((c) => c.kind === 'json').map((c) => c.shapeStated)).toEqual([1, 1, 1, 1])
+    expect(result.kinds).toEqual([
+      { kind: 'ci-log', cases: 1, tokens: log.length, chars: log.length },
+      { kind: 'json', cases: 1, tokens: cases[1]!.text.length, chars: cases[1]!.text.length },
+    ])
+  })
+  it('finds the smallest grid budget that keeps 90% of the labelled lines', () => {
+    expect(result.curves).toHaveLength(1)
+    expect(result.curves[0]).toMatchObject({ method: 'prefix', labelSource: 'toy', kind: 'ci-log', budgetFor90: 6000, medianPerLogBudgetFor90: 6000, logsAt90At8k: 1 })
+  })
+})
+
+describe('helpers', () => {
+  it('samples evenly and keeps short lists whole', () => {
+    expect(sampleEvenly([1, 2, 3], 5)).toEqual([1, 2, 3])
+    expect(sampleEvenly([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 5)).toEqual([0, 2, 4, 6, 8])
+  })
+  it('builds deterministic speed inputs of the asked size and counts newlines', () => {
+    const a = speedInput(1)
+    expect(a).toBe(speedInput(1))
+    expect(Math.abs(a.length - 2 ** 20) / 2 ** 20).toBeLessThan(0.01)
+    expect(a).toContain('FATAL')
+    expect(newlineScan('a\nb\n\nc')).toBe(3)
+  })
+})
