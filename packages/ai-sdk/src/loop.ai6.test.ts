@@ -1,0 +1,3 @@
+import { agentLoopSuite } from './loop.suite.js'
+
+agentLoopSuite('ai 6', 6)

@@ -1,0 +1,95 @@
+import type { JSONSchema7, Tool, ToolSet } from 'ai'
+import { jsonSchema } from 'ai'
+import type { FetchRequest, Spillway } from '@spillway/core'
+import { FETCH_TOOL_NAME } from '@spillway/core'
+
+/** What `toModelOutput` returns, in the shape shared by ai 6 and ai 7. */
+type ModelOutput = Awaited<ReturnType<NonNullable<Tool['toModelOutput']>>>
+
+/** Arguments of the `fetch_result` tool, as the model sends them (validated by core). */
+export type FetchResultInput = FetchRequest
+
+/** Options of {@link spillTools}. */
+export interface SpillToolsOptions {
+  /** The spill layer (`createSpillway(...)`) that trims, stores and answers `fetch_result`. */
+  spillway: Spillway
+  /** Conversation the results belong to; `fetch_result` reads only this session's blobs. */
+  sessionId: string
+  /**
+   * Tools whose results reach the model untouched (no `toModelOutput` wrapper at all).
+   * Core profiles already exempt memory/todo-like tools; this is for your own.
+   * @default []
+   */
+  exempt?: readonly string[]
+  /**
+   * Add the `fetch_result` tool to the returned record.
+   * @default true
+   */
+  addFetchTool?: boolean
+}
+
+/** The record {@link spillTools} returns: your tools plus `fetch_result`. */
+export type SpilledTools<TOOLS extends ToolSet> = TOOLS & { fetch_result: Tool<FetchResultInput, string> }
+
+/**
+ * Wraps an AI SDK tools record so every result the model sees is trimmed, and spilled to the
+ * store with a handle when it does not fit, and adds the `fetch_result` tool.
+ *
+ * Works through `toModelOutput` (awaited by both ai 6 and ai 7), so `steps[i].toolResults[j].output`
+ * keeps the raw output while the prompt carries the excerpt. A tool's own `toModelOutput` runs
+ * first; its `text` / `json` output is then trimmed, other output types (media) pass unchanged.
+ *
+ * @example
+ * ```ts
+ * const spillway = createSpillway({ store: memoryStore() })
+ * const tools = spillTools({ run_build, read_file }, { spillway, sessionId: chatId })
+ * const result = await generateText({ model, tools, prompt, stopWhen: stepCountIs(8) })
+ * ```
+ */
+export function spillTools<TOOLS extends ToolSet>(tools: TOOLS, options: SpillToolsOptions): SpilledTools<TOOLS> {
+  const { spillway, sessionId, exempt = [], addFetchTool = true } = options
+  const wrapped: Record<string, Tool> = {}
+  for (const [name, tool] of Object.entries(tools) as [string, Tool][]) {
+    // Provider-executed tools produce provider-shaped results the SDK must pass back verbatim.
+    const providerTool = tool.type === 'provider' || (tool.type as string) === 'provider-defined'
+    wrapped[name] = exempt.includes(name) || providerTool || name === FETCH_TOOL_NAME ? tool : withSpill(name, tool, spillway, sessionId)
+  }
+  if (addFetchTool) wrapped[FETCH_TOOL_NAME] = fetchResultTool(spillway, sessionId)
+  return wrapped as SpilledTools<TOOLS>
+}
+
+/**
+ * The `fetch_result` tool alone, for a session: reads slices (stat / range / grep / full) of the
+ * results spilled in that session. Never throws: refusals come back as text for the model.
+ */
+export function fetchResultTool(spillway: Spillway, sessionId: string): Tool<FetchResultInput, string> {
+  const { description, parameters, execute } = spillway.fetchTool
+  return {
+    description,
+    inputSchema: jsonSchema<FetchResultInput>(parameters as JSONSchema7),
+    execute: (input: FetchResultInput) => execute(input, { sessionId }),
+  }
+}
+
+function withSpill(name: string, tool: Tool, spillway: Spillway, sessionId: string): Tool {
+  const own = tool.toModelOutput
+  const toModelOutput = async (options: { toolCallId: string; input: unknown; output: unknown }): Promise<ModelOutput> => {
+    const base: ModelOutput = own ? await own(options as Parameters<typeof own>[0]) : defaultModelOutput(options.output)
+    try {
+      const text = base.type === 'text' ? base.value : base.type === 'json' ? JSON.stringify(base.value) : undefined
+      if (text === undefined) return base
+      const handled = await spillway.handle({ tool: name, args: options.input, result: text, sessionId, toolCallId: options.toolCallId })
+      return handled.changed ? { type: 'text', value: handled.content } : base
+    } catch {
+      // Fail open: an unreachable store must not break the agent loop; the model gets the original.
+      return base
+    }
+  }
+  return { ...tool, toModelOutput } as Tool
+}
+
+/** What the SDK sends when a tool has no `toModelOutput` (same rule as its `createToolModelOutput`). */
+function defaultModelOutput(output: unknown): ModelOutput {
+  if (typeof output === 'string') return { type: 'text', value: output }
+  return { type: 'json', value: (output === undefined ? null : output) as never }
+}

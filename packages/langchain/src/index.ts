@@ -1,0 +1,7 @@
+export { spillwayMiddleware, DEFAULT_SELECT_OPTIONS, type SpillwayMiddlewareOptions, type SelectOptions } from './spill-middleware.js'
+export { disclosureMiddleware, type DisclosureMiddlewareOptions } from './disclosure-middleware.js'
+export { fetchResultTool } from './fetch-tool.js'
+export { embedderFromEmbeddings } from './embedder.js'
+export { toolDescriptors, toolName } from './descriptors.js'
+export { lastHumanText, calledToolNames, contentText } from './messages.js'
+export { sessionIdOf, DEFAULT_SESSION_ID } from './session.js'

@@ -1,0 +1,114 @@
+import { createMiddleware } from 'langchain'
+import { ToolMessage } from '@langchain/core/messages'
+import type { SearchMode, Spillway, ToolIndex } from '@spillway/core'
+import { selectTools } from '@spillway/core'
+import { fetchResultTool } from './fetch-tool.js'
+import { toolName } from './descriptors.js'
+import { calledToolNames, contentText, lastHumanText } from './messages.js'
+import { sessionIdOf } from './session.js'
+
+/** Tool selection per model call, for {@link SpillwayMiddlewareOptions.select}. */
+export interface SelectOptions {
+  /** Index over the agent's tools (`createToolIndex(toolDescriptors(tools))`). */
+  index: ToolIndex
+  /** Tools offered per call besides pinned and sticky ones. Range >= 0. @default 8 */
+  k?: number
+  /** Tools offered on every call. @default [] */
+  pinned?: readonly string[]
+  /** How the query is matched; `undefined` lets the index choose. */
+  mode?: SearchMode
+}
+
+/** Options of {@link spillwayMiddleware}. */
+export interface SpillwayMiddlewareOptions {
+  /** The spill layer (`createSpillway(...)`) that trims, stores and answers `fetch_result`. */
+  spillway: Spillway
+  /** Fixed session id; by default each thread (`configurable.thread_id`) is its own session. */
+  sessionId?: string
+  /** Narrow the tools offered to the model on each call with `selectTools`. */
+  select?: SelectOptions
+  /** Tools whose results pass untouched. Core profiles already exempt memory/todo-like tools. @default [] */
+  exempt?: readonly string[]
+}
+
+/** Defaults of {@link SelectOptions}. */
+export const DEFAULT_SELECT_OPTIONS = Object.freeze({
+  /** Tools selected per call. */
+  k: 8,
+})
+
+/**
+ * LangChain agent middleware: every tool result is trimmed, and spilled with a handle when it
+ * does not fit (the ToolMessage content becomes the excerpt; the raw result moves to `artifact`
+ * unless the tool set one); the `fetch_result` tool is added; with `select`, each model call is
+ * offered only the selected tools (sticky: tools already called stay offered; stable order).
+ *
+ * @example
+ * ```ts
+ * const spillway = createSpillway({ store: memoryStore() })
+ * const agent = createAgent({ model, tools, middleware: [spillwayMiddleware({ spillway })] })
+ * await agent.invoke({ messages }, { configurable: { thread_id: 'chat-1' } })
+ * ```
+ */
+export function spillwayMiddleware(options: SpillwayMiddlewareOptions) {
+  const { spillway, sessionId, select, exempt = [] } = options
+  return createMiddleware({
+    name: 'SpillwayMiddleware',
+    tools: [fetchResultTool(spillway, sessionId)],
+    wrapToolCall: async (request, handler) => {
+      const message = await handler(request)
+      if (!ToolMessage.isInstance(message)) return message
+      // The message names the tool that ran (the real one behind a bridge `tool_call`).
+      const name = message.name ?? request.toolCall.name
+      if (exempt.includes(name)) return message
+      const raw = contentText(message.content)
+      if (raw === undefined) return message
+      try {
+        const handled = await spillway.handle({
+          tool: name,
+          args: request.toolCall.args,
+          result: raw,
+          sessionId: sessionIdOf(sessionId, request.runtime),
+          ...(request.toolCall.id === undefined ? {} : { toolCallId: request.toolCall.id }),
+        })
+        if (!handled.changed) return message
+        return new ToolMessage({
+          content: handled.content,
+          tool_call_id: message.tool_call_id,
+          artifact: message.artifact !== undefined ? message.artifact : raw,
+          ...(message.name === undefined ? {} : { name: message.name }),
+          ...(message.status === undefined ? {} : { status: message.status }),
+          ...(message.id === undefined ? {} : { id: message.id }),
+          metadata: message.metadata ?? {},
+          additional_kwargs: message.additional_kwargs,
+          response_metadata: message.response_metadata,
+        })
+      } catch {
+        // Fail open: a store failure must not break the agent loop; the model gets the original.
+        return message
+      }
+    },
+    ...(select === undefined
+      ? {}
+      : {
+          wrapModelCall: async (request, handler) => {
+            const { index, k = DEFAULT_SELECT_OPTIONS.k, pinned = [], mode } = select
+            const chosen = await selectTools({
+              index,
+              query: lastHumanText(request.messages),
+              k,
+              pinned,
+              sticky: calledToolNames(request.messages).filter((n) => index.has(n)),
+              ...(mode === undefined ? {} : { mode }),
+            })
+            const keep = new Set(chosen)
+            // Tools outside the index (fetch_result, other middleware's tools, server tools) stay.
+            const tools = request.tools.filter((t) => {
+              const name = toolName(t)
+              return name === undefined || !index.has(name) || keep.has(name)
+            })
+            return handler({ ...request, tools })
+          },
+        }),
+  })
+}
