@@ -1,0 +1,104 @@
+"""Plugin settings: ``plugins.entries.spillway.settings.*`` in Hermes' config.yaml (read with
+``ctx.get_config``), a few environment variables, and defaults."""
+
+from __future__ import annotations
+
+import logging
+import os
+import shlex
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, FrozenSet, List, Mapping, Optional
+
+log = logging.getLogger("hermes_plugins.spillway")
+
+#: Excerpt budget in chars (core's default: about 4,000 tokens).
+DEFAULT_MAX_CHARS = 16_000
+#: Largest accepted budget: below Hermes' own spill threshold for MCP tools (50,000 chars,
+#: ``tools/budget_config.py``), so Hermes never spills the excerpt a second time.
+MAX_ALLOWED_CHARS = 45_000
+#: Smallest accepted budget: room for a handle block and a few lines.
+MIN_ALLOWED_CHARS = 2_000
+#: Seconds one sidecar request may take before the plugin fails open.
+DEFAULT_TIMEOUT_S = 5.0
+#: Seconds ``rtk rewrite`` may take before the command is left as it is.
+DEFAULT_RTK_TIMEOUT_S = 2.0
+#: ``on_session_end`` fires after every turn; sweeping at most this often (seconds) is plenty.
+DEFAULT_SWEEP_INTERVAL_S = 600.0
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Resolved plugin settings. See the package README for each key."""
+
+    store_dir: str
+    max_chars: int = DEFAULT_MAX_CHARS
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    sidecar_command: Optional[List[str]] = None
+    rtk: bool = True
+    rtk_timeout_s: float = DEFAULT_RTK_TIMEOUT_S
+    sweep_interval_s: float = DEFAULT_SWEEP_INTERVAL_S
+    skip_tools: FrozenSet[str] = frozenset()
+
+
+def hermes_home(env: Mapping[str, str]) -> Path:
+    """``$HERMES_HOME`` (set per profile by Hermes), else ``~/.hermes``."""
+    home = env.get("HERMES_HOME")
+    return Path(home).expanduser() if home else Path.home() / ".hermes"
+
+
+def _number(value: Any, default: float, lo: float, hi: float, key: str) -> float:
+    try:
+        n = float(value)
+    except (TypeError, ValueError):
+        if value is not None:
+            log.warning("spillway: setting %s=%r is not a number; using %s", key, value, default)
+        return default
+    if n != n:  # NaN
+        return default
+    if n < lo or n > hi:
+        log.warning("spillway: setting %s=%s is outside %s..%s; clamped", key, value, lo, hi)
+    return min(hi, max(lo, n))
+
+
+def _command(value: Any) -> Optional[List[str]]:
+    if isinstance(value, str) and value.strip():
+        return shlex.split(value)
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, str) for v in value):
+        return list(value)
+    return None
+
+
+def load_settings(get_config: Callable[[str, Any], Any], env: Mapping[str, str]) -> Settings:
+    """Read every setting once. ``get_config(key, default)`` is ``ctx.get_config``."""
+    store = get_config("store_dir", None)
+    skip = get_config("skip_tools", None)
+    return Settings(
+        store_dir=str(Path(store).expanduser()) if isinstance(store, str) and store else str(hermes_home(env) / "spillway"),
+        max_chars=int(_number(get_config("max_chars", None), DEFAULT_MAX_CHARS, MIN_ALLOWED_CHARS, MAX_ALLOWED_CHARS, "max_chars")),
+        timeout_s=_number(get_config("timeout_s", None), DEFAULT_TIMEOUT_S, 0.1, 120, "timeout_s"),
+        sidecar_command=_command(get_config("sidecar_command", None)),
+        rtk=get_config("rtk", True) is not False,
+        rtk_timeout_s=_number(get_config("rtk_timeout_s", None), DEFAULT_RTK_TIMEOUT_S, 0.1, 10, "rtk_timeout_s"),
+        sweep_interval_s=_number(get_config("sweep_interval_s", None), DEFAULT_SWEEP_INTERVAL_S, 0, 86_400, "sweep_interval_s"),
+        skip_tools=frozenset(t for t in skip if isinstance(t, str)) if isinstance(skip, (list, tuple)) else frozenset(),
+    )
+
+
+def sidecar_argv(settings: Settings, env: Mapping[str, str]) -> Optional[List[str]]:
+    """The sidecar command line: ``$SPILLWAY_SIDECAR``, else the ``sidecar_command`` setting,
+    else ``spillway sidecar`` found on ``PATH``; then ``--dir`` and ``--max-chars``.
+    ``None`` when there is none."""
+    base = _command(env.get("SPILLWAY_SIDECAR")) or settings.sidecar_command
+    if base is None:
+        found = shutil.which("spillway", path=env.get("PATH"))
+        if found is None:
+            return None
+        base = [found, "sidecar"]
+    return [*base, "--dir", settings.store_dir, "--max-chars", str(settings.max_chars)]
+
+
+def ensure_store_dir(path: str) -> None:
+    """Create the store folder owner-only (0700); the fs store keeps it that way."""
+    os.makedirs(path, mode=0o700, exist_ok=True)

@@ -1,0 +1,72 @@
+"""SpillwayPlugin with a recording stand-in client: what is sent for which Hermes call."""
+
+from __future__ import annotations
+
+import threading
+
+from spillway.client import SidecarError
+from spillway.plugin import SpillwayPlugin, session_of
+from spillway.settings import Settings
+
+
+class RecordingClient:
+    def __init__(self, reply=None, pid=4242):
+        self.calls, self.reply, self.pid = [], reply, pid
+        self.swept = threading.Event()
+
+    def request(self, op, timeout_s=None, **fields):
+        self.calls.append((op, fields))
+        if op == "sweep":
+            self.swept.set()
+        if isinstance(self.reply, Exception):
+            raise self.reply
+        return self.reply
+
+
+def plugin(reply=None, **settings):
+    return SpillwayPlugin(Settings(store_dir="/tmp/x", max_chars=2000, **settings), RecordingClient(reply))
+
+
+def test_handle_request_carries_tool_args_session_and_call_id():
+    p = plugin({"changed": True, "content": "EXCERPT"})
+    big = "y" * 5000
+    out = p.transform_tool_result(tool_name="web_extract", args={"url": "u"}, result=big, task_id="t9",
+                                  session_id="s9", tool_call_id="c9", telemetry_schema_version="hermes.observer.v1")
+    assert out == "EXCERPT"
+    op, fields = p.client.calls[0]
+    assert op == "handle" and fields == {"tool": "web_extract", "args": {"url": "u"}, "result": big,
+                                          "sessionId": "s9", "toolCallId": "c9"}
+    assert (p.trimmed, p.chars_before, p.chars_after) == (1, 5000, 7)
+
+
+def test_unchanged_reply_and_errors_return_none():
+    assert plugin({"changed": False}).transform_tool_result(tool_name="t", result="y" * 5000) is None
+    failing = plugin(SidecarError("boom"))
+    assert failing.transform_tool_result(tool_name="t", result="y" * 5000) is None
+    assert failing.failed_open == 1
+
+
+def test_skip_tools_are_never_sent():
+    p = plugin({"changed": True, "content": "E"}, skip_tools=frozenset({"memory"}))
+    assert p.transform_tool_result(tool_name="memory", result="y" * 5000) is None
+    assert p.client.calls == []
+
+
+def test_session_key_falls_back_and_stays_valid():
+    assert session_of({"session_id": "", "task_id": "t1"}) == "t1"
+    assert session_of({}) == "default"
+    long_id = "s" * 500
+    key = session_of({"session_id": long_id})
+    assert key.startswith("sha256-") and len(key) <= 128 and key == session_of({"session_id": long_id})
+
+
+def test_session_end_sweeps_in_the_background_at_most_once_per_interval():
+    p = plugin({"expired": 0}, sweep_interval_s=3600)
+    p.on_session_end(session_id="s1", completed=True)
+    assert p.client.swept.wait(5)
+    p.on_session_end(session_id="s1", completed=True)
+    assert [op for op, _ in p.client.calls] == ["sweep"]
+    idle = plugin({"expired": 0}, sweep_interval_s=0)
+    idle.client.pid = None  # no sidecar started by this process: nothing to sweep for
+    idle.on_session_end(session_id="s1")
+    assert idle.client.calls == []

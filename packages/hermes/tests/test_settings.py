@@ -1,0 +1,37 @@
+"""Settings: defaults, clamping below Hermes' thresholds, and where the sidecar command comes from."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from spillway.settings import MAX_ALLOWED_CHARS, load_settings, sidecar_argv
+
+
+def reader(values):
+    return lambda key, default=None: values.get(key, default)
+
+
+def test_defaults_put_the_store_under_hermes_home():
+    s = load_settings(reader({}), {"HERMES_HOME": "/srv/hermes"})
+    assert s.store_dir == str(Path("/srv/hermes/spillway"))
+    assert s.max_chars == 16_000 and s.timeout_s == 5.0
+    assert load_settings(reader({}), {}).store_dir == str(Path.home() / ".hermes" / "spillway")
+
+
+def test_budget_is_clamped_below_the_mcp_spill_threshold():
+    assert load_settings(reader({"max_chars": 80_000}), {}).max_chars == MAX_ALLOWED_CHARS < 50_000
+    assert load_settings(reader({"max_chars": "nonsense"}), {}).max_chars == 16_000
+    assert load_settings(reader({"timeout_s": 0}), {}).timeout_s == 0.1
+
+
+def test_sidecar_command_precedence(tmp_path):
+    s = load_settings(reader({"sidecar_command": ["/opt/node", "/opt/spillway/bin.js", "sidecar"], "store_dir": str(tmp_path)}), {})
+    env_first = sidecar_argv(s, {"SPILLWAY_SIDECAR": "node '/a b/bin.js' sidecar", "PATH": ""})
+    assert env_first == ["node", "/a b/bin.js", "sidecar", "--dir", str(tmp_path), "--max-chars", "16000"]
+    assert sidecar_argv(s, {"PATH": ""})[:3] == ["/opt/node", "/opt/spillway/bin.js", "sidecar"]
+    bare = load_settings(reader({}), {})
+    assert sidecar_argv(bare, {"PATH": str(tmp_path)}) is None
+    exe = tmp_path / "spillway"
+    exe.write_text("#!/bin/sh\n")
+    exe.chmod(0o755)
+    assert sidecar_argv(bare, {"PATH": str(tmp_path)})[:2] == [str(exe), "sidecar"]
