@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { retention, splitJavaLines } from '../src/metrics/retention.js'
 import { recallAt, reciprocalRank, scoreRankings } from '../src/metrics/retrieval.js'
 import { median, quantile } from '../src/metrics/stats.js'
-import { diffFiles, factStated, grepFiles, jsonShapeFacts, namedShare, shapeStated } from '../src/metrics/structure.js'
+import { diffFiles, factStated, filesNamed, grepFiles, jsonShapeFacts, shapeStated } from '../src/metrics/structure.js'
 
 describe('retention', () => {
   it('counts labelled lines visible in the excerpt, ignoring ANSI codes, blanks and indentation', () => {
@@ -35,9 +35,18 @@ describe('structure figures', () => {
     expect(grepFiles('pkg/t.go-22-// ctx\npkg/t.go:24:// hit\n--\npkg/u.go:3:x')).toEqual(['pkg/t.go', 'pkg/u.go'])
     expect(grepFiles('./go.mod\n./ui/src/a.tsx')).toEqual(['./go.mod', './ui/src/a.tsx'])
   })
-  it('measures the share of names present', () => {
-    expect(namedShare('lib/a.js (2 hunks)', ['lib/a.js', 'lib/b.js'])).toBe(0.5)
-    expect(namedShare('x', [])).toBeUndefined()
+  it('measures the share of paths named verbatim', () => {
+    expect(filesNamed('lib/a.js (2 hunks)', ['lib/a.js', 'lib/b.js'])).toBe(0.5)
+    expect(filesNamed('x', [])).toBeUndefined()
+  })
+  it('counts a path read back from a search index, and only from one', () => {
+    const paths = ['pkg/a.go', 'pkg/b_test.go', 'pkg/c.go', 'top.md']
+    const listing = '[search: 6 matches in 4 files. Files by directory as name:count (no count = 1 match)]\npkg/*.go a:3\npkg/*_test.go b\n[... 2 more files not listed ...]'
+    expect(filesNamed(listing, paths)).toBe(0.5)
+    // the same index lines without a search title are not a listing: nothing is named
+    expect(filesNamed('pkg/*.go a:3\npkg/*_test.go b', paths)).toBe(0)
+    // raw grep lines count verbatim, whatever the method
+    expect(filesNamed('top.md:3:x\npkg/c.go:1:y', paths)).toBe(0.5)
   })
   it('lists the shape facts of arrays and objects', () => {
     expect(jsonShapeFacts('[1,2,3]')).toEqual([{ type: 'length', path: '$', length: 3 }])

@@ -1,3 +1,4 @@
+import { listedFiles } from '@spillway/core'
 import type { JsonFact } from '../corpus/types.js'
 
 /** Paths a unified diff / `git show` touches, in order, from its `diff --git` or `+++` lines. */
@@ -44,12 +45,18 @@ export function grepFiles(output: string): string[] {
   return [...files]
 }
 
-/** Share (0..1) of `names` that appear verbatim in the excerpt; `undefined` when there are none. */
-export function namedShare(excerpt: string, names: readonly string[]): number | undefined {
-  if (names.length === 0) return undefined
+/**
+ * Share (0..1) of `paths` an excerpt names: a path counts when it appears verbatim (a raw grep
+ * line, a diff header) or when `listedFiles` of @spillway/core reads it back from a search index
+ * (`dir/*.go a:3 b` = `dir/a.go`, `dir/b.go`). The same rule for every method: baselines that print
+ * raw lines are counted by the verbatim half, an index by the other. `undefined` without paths.
+ */
+export function filesNamed(excerpt: string, paths: readonly string[]): number | undefined {
+  if (paths.length === 0) return undefined
+  const listed = new Set(listedFiles(excerpt))
   let n = 0
-  for (const name of names) if (excerpt.includes(name)) n++
-  return n / names.length
+  for (const p of paths) if (listed.has(p) || excerpt.includes(p)) n++
+  return n / paths.length
 }
 
 const MAX_KEYS = 20

@@ -3,7 +3,7 @@ import type { TrimMethod } from '../baselines/index.js'
 import { CASE_KINDS, TOOL_FOR_KIND, type CaseKind, type TrimCase } from '../corpus/types.js'
 import { retention } from '../metrics/retention.js'
 import { mean } from '../metrics/stats.js'
-import { namedShare, shapeStated } from '../metrics/structure.js'
+import { filesNamed, shapeStated } from '../metrics/structure.js'
 import type { Progress } from '../progress.js'
 
 /** The budgets of the per-kind tables, in chars. */
@@ -87,7 +87,7 @@ export function runTrimming(cases: readonly TrimCase[], methods: readonly TrimMe
           if (out.length > budget) over++
           after += tokens(out)
           if (c.labelled !== undefined) ret.push(retention(out, c.labelled))
-          if (c.files !== undefined) files.push(namedShare(out, c.files))
+          if (c.files !== undefined) files.push(filesNamed(out, c.files))
           // A body shown whole has its whole shape in view; only excerpts must state it.
           if (c.jsonFacts !== undefined) shape.push(out === c.text && c.jsonFacts.length > 0 ? 1 : shapeStated(out, c.jsonFacts))
         }

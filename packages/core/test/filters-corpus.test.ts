@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseSearch } from '../src/filters/search/parse.js'
-import { trimResult } from '../src/index.js'
+import { listedFiles, trimResult } from '../src/index.js'
 import { CORPUS, hasCorpus } from './corpus.js'
 
 // The figures of issue 3, at maxChars 4,000 on the real outputs of ../shared/corpus. They are
@@ -13,29 +13,12 @@ const halves = (t: string): string => (t.length <= BUDGET ? t : t.slice(0, BUDGE
 const read = (...p: string[]): string => readFileSync(join(CORPUS, ...p), 'utf8')
 
 /**
- * Whether an excerpt names `path`: the full path appears, or an index line `dir/ ...` (or
- * `dir/*suffix ...`, paths relative to ./ when the title says `under ./`) lists its name.
+ * How many of `paths` an excerpt names: verbatim, or read back from the search filter's index by
+ * `listedFiles` (the same rule as the benchmark's `filesNamed`, applied to every method alike).
  */
-function isNamed(out: string, path: string): boolean {
-  if (out.includes(path)) return true
-  const slash = path.lastIndexOf('/')
-  const rel = path.startsWith('./') && out.includes(' under ./') ? 2 : 0
-  const dir = path.slice(rel, Math.max(rel, slash + 1)) || './'
-  const name = path.slice(slash + 1)
-  for (const line of out.split('\n')) {
-    const sp = line.indexOf(' ')
-    if (sp <= 0) continue
-    const key = line.slice(0, sp)
-    let want: string
-    if (key === dir) want = name
-    else if (key.startsWith(`${dir}*`) && !key.includes('/', dir.length) && name.endsWith(key.slice(dir.length + 1))) want = name.slice(0, name.length - (key.length - dir.length - 1))
-    else continue
-    for (const tok of line.slice(sp + 1).split(' ')) {
-      const colon = tok.lastIndexOf(':')
-      if ((colon > 0 && /^\d+$/.test(tok.slice(colon + 1)) ? tok.slice(0, colon) : tok) === want) return true
-    }
-  }
-  return false
+function namedCount(out: string, paths: readonly string[]): number {
+  const listed = new Set(listedFiles(out))
+  return paths.filter((p) => listed.has(p) || out.includes(p)).length
 }
 
 describe.skipIf(!hasCorpus)('issue 3 figures on the real corpus at 4,000 chars', () => {
@@ -49,8 +32,8 @@ describe.skipIf(!hasCorpus)('issue 3 figures on the real corpus at 4,000 chars',
       if (changed.length > 100) continue
       const out = trimResult(text, { maxChars: BUDGET }).text
       files += changed.length
-      ours += changed.filter((p) => out.includes(p)).length
-      cut += changed.filter((p) => halves(text).includes(p)).length
+      ours += namedCount(out, changed)
+      cut += namedCount(halves(text), changed)
     }
     expect(files).toBeGreaterThan(300)
     expect(ours / files).toBeGreaterThanOrEqual(0.95)
@@ -68,8 +51,8 @@ describe.skipIf(!hasCorpus)('issue 3 figures on the real corpus at 4,000 chars',
         const paths = parseSearch(text).files.map((f) => f.path)
         const out = trimResult(text, tool === undefined ? { maxChars: BUDGET } : { maxChars: BUDGET, tool }).text
         files += paths.length
-        ours += paths.filter((p) => isNamed(out, p)).length
-        cut += paths.filter((p) => halves(text).includes(p)).length
+        ours += namedCount(out, paths)
+        cut += namedCount(halves(text), paths)
       }
       expect(files).toBeGreaterThan(1000)
       expect(ours / files).toBeGreaterThanOrEqual(0.95)

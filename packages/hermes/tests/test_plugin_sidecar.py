@@ -61,6 +61,7 @@ def test_400kb_terminal_result_is_trimmed_within_budget_with_exit_code_error_and
     assert re.search(r'exit_code"?\s*[:=]\s*2\b', out), out[-2000:]
     assert "Command exited with code 2" in out
     assert "test_roundtrip - AssertionError: expected 3 got 4" in out  # the failure, from the middle
+    assert "3000: FAILED tests/test_io.py::test_roundtrip" in out  # numbered as a line of "output"
     assert blob_id(result) in out  # the handle the model passes to fetch_result
     assert "fetch_result" in out
 
@@ -72,6 +73,11 @@ def test_fetch_result_greps_the_full_result(loaded):
     text = ctx.dispatch_tool("fetch_result", {"id": blob_id(result), "mode": "grep", "pattern": "test_roundtrip_deep"})
     assert "test_roundtrip_deep - AssertionError: expected 3 got 4" in text
     assert "1 matching" in text
+    # line numbers of the excerpt, of grep and of range are lines of the "output" field alike
+    assert "3000: FAILED tests/test_io.py::test_roundtrip_deep - AssertionError: expected 3 got 4" in text
+    rng = ctx.dispatch_tool("fetch_result", {"id": blob_id(result), "mode": "range", "start": 2999, "count": 3}).splitlines()
+    assert rng[0].startswith("[lines 2999-3001 of ") and rng[0].endswith(' of the "output" field]'), rng[0]
+    assert rng[2].startswith("FAILED tests/test_io.py::test_roundtrip_deep"), rng[2]
     stat = ctx.dispatch_tool("fetch_result", {"id": blob_id(result), "mode": "stat"})
     assert str(len(result)) in stat.replace(",", "").replace("_", "")
 

@@ -15,7 +15,7 @@ export { DEFAULT_DEDUP, blankFilter, collapseBlankRuns, dedupExact, dedupExactFi
 export { DEFAULT_DIFF_SUMMARY, describeFile, diffFilter, jsonDiffFilter, parseDiff, summarizeDiff, summarizeDiffInJson, type DiffCommit, type DiffFile, type DiffSummaryOptions, type Hunk } from './diff/index.js'
 export { DEFAULT_EVENTS, eventsFilter, isEventsHeader, trimEvents, type EventsOptions } from './events/index.js'
 export { DEFAULT_JSON_SUMMARY, jsonFilter, renderCompact, summarizeJson, type JsonSummaryOptions, type RenderLimits } from './json/index.js'
-export { DEFAULT_SEARCH_SUMMARY, parseSearch, searchFilter, summarizeSearch, type SearchFile, type SearchParse, type SearchSummaryOptions } from './search/index.js'
+export { DEFAULT_SEARCH_SUMMARY, listedFiles, parseSearch, searchFilter, summarizeSearch, type SearchFile, type SearchParse, type SearchSummaryOptions } from './search/index.js'
 export { TERMINAL_KEYS, terminalFilter, trimTerminalJson } from './terminal/index.js'
 export { ENVELOPE_KEYS, unwrapEnvelope } from '../trim/envelope.js'
 

@@ -1,31 +1,52 @@
+import { countLines } from '../trim/text.js'
+import { lineView, viewLabel, type LineView } from '../trim/view.js'
+
 /**
  * A decoded, verified result held in memory, with a line index built on first use so that
  * `range` and `grep` on a 10 MB result do not re-read or re-decode it.
+ *
+ * When the result is JSON around the real text ({@link lineView}: an MCP `{"result": "..."}`
+ * envelope, a terminal `{"output": "...", "exit_code": 1}`), `range`, `grep` and char offsets
+ * read the lines of that inner text (`body`), the lines the excerpt numbered; `text` stays the raw
+ * result, byte for byte, for `full` and the hash.
  */
 export interface LoadedBlob {
   id: string
+  /** The raw result, as stored. */
   text: string
   /** Stored size in bytes (envelope). */
   storedBytes: number
-  /** UTF-8 size of the text. */
+  /** UTF-8 size of the raw text. */
   utf8Bytes: number
-  /** Start offset of each line (lines split on `\n`, as `countLines`). */
+  /** JSON path of the view (`['output']`, `['result']`, ...) when `body` is text inside `text`. */
+  viewPath: readonly string[] | undefined
+  /** The text `range`, `grep` and offsets read: the view's text, else `text`. */
+  body: string
+  /** Lines of the raw `text` (the view's lines are {@link LoadedBlob.lineCount}). */
+  rawLineCount(): number
+  /** Start offset of each line of `body` (lines split on `\n`, as `countLines`). */
   starts(): Int32Array
   lineCount(): number
-  /** Text of line `i` (0-based), without its `\n` or a trailing `\r`. */
+  /** Text of line `i` (0-based) of `body`, without its `\n` or a trailing `\r`. */
   line(i: number): string
-  /** `text.toLowerCase()` when it keeps every offset, else `undefined`. Cached. */
+  /** `body.toLowerCase()` when it keeps every offset, else `undefined`. Cached. */
   lower(): string | undefined
 }
 
-/** Wraps `text` with lazily built, cached indexes. */
-export function loadedBlob(id: string, text: string, storedBytes: number, utf8Bytes: number): LoadedBlob {
+/**
+ * Wraps `text` with lazily built, cached indexes. `view` is the {@link lineView} of `text` when the
+ * caller already has it (`null`: known to have none); else it is computed here, once.
+ */
+export function loadedBlob(id: string, text: string, storedBytes: number, utf8Bytes: number, view?: LineView | null): LoadedBlob {
+  const v = view === undefined ? lineView(text) : (view ?? undefined)
+  const body = v?.text ?? text
   let starts: Int32Array | undefined
   let lower: string | null | undefined
+  let rawLines: number | undefined
   const index = (): Int32Array => {
     if (starts !== undefined) return starts
-    const acc: number[] = text.length === 0 ? [] : [0]
-    for (let i = text.indexOf('\n'); i !== -1 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) acc.push(i + 1)
+    const acc: number[] = body.length === 0 ? [] : [0]
+    for (let i = body.indexOf('\n'); i !== -1 && i + 1 < body.length; i = body.indexOf('\n', i + 1)) acc.push(i + 1)
     return (starts = Int32Array.from(acc))
   }
   return {
@@ -33,23 +54,31 @@ export function loadedBlob(id: string, text: string, storedBytes: number, utf8By
     text,
     storedBytes,
     utf8Bytes,
+    viewPath: v === undefined ? undefined : Object.freeze([...v.path]),
+    body,
+    rawLineCount: () => (v === undefined ? index().length : (rawLines ??= countLines(text))),
     starts: index,
     lineCount: () => index().length,
     line(i: number): string {
       const s = index()
-      const start = s[i] ?? text.length
-      let end = i + 1 < s.length ? s[i + 1]! - 1 : text.endsWith('\n') ? text.length - 1 : text.length
-      if (end > start && text.charCodeAt(end - 1) === 13) end--
-      return text.slice(start, Math.max(start, end))
+      const start = s[i] ?? body.length
+      let end = i + 1 < s.length ? s[i + 1]! - 1 : body.endsWith('\n') ? body.length - 1 : body.length
+      if (end > start && body.charCodeAt(end - 1) === 13) end--
+      return body.slice(start, Math.max(start, end))
     },
     lower(): string | undefined {
       if (lower === undefined) {
-        const l = text.toLowerCase()
-        lower = l.length === text.length ? l : null
+        const l = body.toLowerCase()
+        lower = l.length === body.length ? l : null
       }
       return lower ?? undefined
     },
   }
+}
+
+/** ` of the "output" field` when `range` / `grep` read a view of the blob, else `''`: appended to their echoes. */
+export function viewSuffix(blob: LoadedBlob): string {
+  return blob.viewPath === undefined ? '' : ` of ${viewLabel(blob.viewPath)}`
 }
 
 /** 0-based line holding char `offset`: binary search over line starts. */
@@ -63,6 +92,9 @@ export function lineAt(starts: Int32Array, offset: number): number {
   }
   return lo
 }
+
+/** Chars a loaded blob holds: the raw text and, when it is a separate string, its view. */
+const held = (b: LoadedBlob): number => b.text.length + (b.body === b.text ? 0 : b.body.length)
 
 /** A least-recently-used cache of loaded blobs bounded by total chars. */
 export interface BlobCache {
@@ -79,7 +111,7 @@ export function blobCache(maxChars: number): BlobCache {
   const drop = (id: string): void => {
     const b = map.get(id)
     if (b === undefined) return
-    total -= b.text.length
+    total -= held(b)
     map.delete(id)
   }
   return {
@@ -93,9 +125,9 @@ export function blobCache(maxChars: number): BlobCache {
     },
     set(blob) {
       drop(blob.id)
-      if (blob.text.length > maxChars) return
+      if (held(blob) > maxChars) return
       map.set(blob.id, blob)
-      total += blob.text.length
+      total += held(blob)
       for (const id of map.keys()) {
         if (total <= maxChars) break
         drop(id)

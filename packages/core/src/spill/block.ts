@@ -1,4 +1,5 @@
 import type { TrimOutcome } from '../trim/types.js'
+import { viewLabel } from '../trim/view.js'
 import { FETCH_TOOL_NAME } from './defaults.js'
 
 /** What the handle block says about a spilled result. Nothing here depends on the clock or the machine. */
@@ -6,9 +7,12 @@ export interface BlockFacts {
   id: string
   tool: string
   chars: number
+  /** Lines of the view when `view` is set, else of the result. */
   lines: number
   kind: string
-  /** Text of the first salient line of the original, if any. */
+  /** JSON path of the text whose lines are numbered (see `lineView`), when the result is JSON around text. */
+  view?: readonly string[]
+  /** Text of the first salient line of the original (of its view), if any. */
   salientText?: string
   salientCount: number
   firstSalient?: number
@@ -16,16 +20,24 @@ export interface BlockFacts {
   omitted?: TrimOutcome['omitted'][number]
 }
 
-const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g
+const ANSI_OR_CR = /\x1b\[[0-9;?]*[A-Za-z]|\r/
 
 /** The exact JSON arguments of a `fetch_result` call, on one line. */
 export function fetchCall(args: Record<string, unknown>): string {
   return `${FETCH_TOOL_NAME} ${JSON.stringify(args)}`
 }
 
-/** A distinctive plain-text piece of a salient line for a literal grep: trimmed, ANSI removed, at most 60 chars, whole words where possible. */
+/**
+ * A distinctive plain-text piece of a salient line for a literal grep: the longest run between
+ * ANSI codes and carriage returns (so it occurs in the stored text as is), trimmed, at most 60
+ * chars, whole words where possible.
+ */
 export function grepNeedle(line: string): string | undefined {
-  const clean = line.replace(ANSI, '').trim()
+  let clean = ''
+  for (const piece of line.split(ANSI_OR_CR)) {
+    const t = piece.trim()
+    if (t.length > clean.length) clean = t
+  }
   if (clean.length < 3) return undefined
   if (clean.length <= 60) return clean
   const cut = clean.slice(0, 60)
@@ -66,9 +78,14 @@ export function suggestedCalls(f: BlockFacts): string[] {
 export function handleBlock(f: BlockFacts): string {
   const tool = f.tool.length > 80 ? `${f.tool.slice(0, 80)}…` : f.tool
   const salient = f.salientCount > 0 && f.firstSalient !== undefined ? `, ${f.salientCount} salient line${f.salientCount === 1 ? '' : 's'} (first at line ${f.firstSalient})` : ''
+  // For JSON around text, say whose lines are numbered: the excerpt's and fetch_result's agree.
+  const size =
+    f.view === undefined
+      ? `${f.chars} chars, ${f.lines} lines, kind ${f.kind}${salient}`
+      : `${f.chars} chars, kind ${f.kind}; line numbers here and in ${FETCH_TOOL_NAME} are lines of ${viewLabel(f.view)}: ${f.lines} lines${salient}`
   return [
     '--- spillway: the text above is an excerpt, not the full output ---',
-    `Full result of \`${tool}\`: id ${f.id}, ${f.chars} chars, ${f.lines} lines, kind ${f.kind}${salient}.`,
+    `Full result of \`${tool}\`: id ${f.id}, ${size}.`,
     `Read exactly what you need with ${FETCH_TOOL_NAME}:`,
     ...suggestedCalls(f).map((c) => `- ${c}`),
   ].join('\n')

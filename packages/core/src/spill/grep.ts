@@ -1,5 +1,5 @@
 import { safeEnd, safeStart } from '../trim/text.js'
-import { lineAt, type LoadedBlob } from './blob.js'
+import { lineAt, viewSuffix, type LoadedBlob } from './blob.js'
 import { REGEX_MAX_WINDOW, type PatternVerdict } from './regex.js'
 import type { FetchResponse } from './types.js'
 
@@ -40,7 +40,7 @@ function escapeRegex(s: string): string {
 }
 
 function findLiteral(blob: LoadedBlob, needle: string, ignoreCase: boolean): Matches | undefined {
-  const hay = ignoreCase ? blob.lower() : blob.text
+  const hay = ignoreCase ? blob.lower() : blob.body
   if (hay === undefined) return undefined // lower-casing moved offsets: use the regex path
   const n = ignoreCase ? needle.toLowerCase() : needle
   const starts = blob.starts()
@@ -114,6 +114,7 @@ function showLine(blob: LoadedBlob, i: number, col: number): string {
 export function grepBlob(blob: LoadedBlob, p: GrepParams): FetchResponse {
   const label = p.verdict.kind === 'literal' ? `${JSON.stringify(p.pattern)} (plain text${p.ignoreCase ? ', any case' : ''})` : `/${p.pattern}/${p.ignoreCase ? 'i' : ''} (regex)`
   const total = blob.lineCount()
+  const of = viewSuffix(blob) // lines are the view's when the result is JSON around text
   let found: Matches
   if (p.verdict.kind === 'literal') {
     found = findLiteral(blob, p.verdict.needle, p.ignoreCase) ?? findRegex(blob, new RegExp(escapeRegex(p.verdict.needle), 'i'), REGEX_MAX_WINDOW, p.timeoutMs)
@@ -123,7 +124,7 @@ export function grepBlob(blob: LoadedBlob, p: GrepParams): FetchResponse {
   if (found.timedOut !== undefined) {
     return {
       ok: false,
-      text: `grep ${label} timed out after ${found.timedOut.ms} ms, having searched ${found.timedOut.searched} of ${total} lines; the search did not finish, so this is not a "no matches" answer. Use a simpler regex, or literal: true with a plain substring.`,
+      text: `grep ${label} timed out after ${found.timedOut.ms} ms, having searched ${found.timedOut.searched} of ${total} lines${of}; the search did not finish, so this is not a "no matches" answer. Use a simpler regex, or literal: true with a plain substring.`,
     }
   }
   const windowNote =
@@ -131,12 +132,12 @@ export function grepBlob(blob: LoadedBlob, p: GrepParams): FetchResponse {
       ? `\n[${found.windowed} lines longer than ${found.window} chars were searched in ${found.window}-char windows overlapping by ${found.overlap} (this regex's repeats make longer runs too slow to bound): a match longer than the overlap across a window edge can be missed, and ^ $ apply per window; plain-text search has no such limit]`
       : ''
   const count = found.lines.length
-  if (count === 0) return { ok: true, text: `[grep ${label}: no line matches, all ${total} lines searched]${windowNote}` }
+  if (count === 0) return { ok: true, text: `[grep ${label}: no line matches, all ${total} lines${of} searched]${windowNote}` }
   const pages = Math.ceil(count / p.pageSize)
-  if (p.page > pages) return { ok: false, text: `[grep ${label}: ${count} matching lines of ${total}; page ${p.page} is past the last page, ${pages}]` }
+  if (p.page > pages) return { ok: false, text: `[grep ${label}: ${count} matching lines of ${total}${of}; page ${p.page} is past the last page, ${pages}]` }
   const first = (p.page - 1) * p.pageSize
   const last = Math.min(count, first + p.pageSize) - 1
-  const out: string[] = [`[grep ${label}: ${count} matching lines of ${total}; page ${p.page} of ${pages} shows matches ${first + 1}-${last + 1}]`]
+  const out: string[] = [`[grep ${label}: ${count} matching lines of ${total}${of}; page ${p.page} of ${pages} shows matches ${first + 1}-${last + 1}]`]
   let size = out[0]!.length + windowNote.length
   const reserve = 400 // room for the cut marker and the next-page call
   let printedTo = -1 // last 0-based line printed

@@ -1,6 +1,7 @@
 import type { SessionEntry } from '../store/types.js'
 import { safeEnd, safeStart } from '../trim/text.js'
-import type { LoadedBlob } from './blob.js'
+import { viewLabel } from '../trim/view.js'
+import { viewSuffix, type LoadedBlob } from './blob.js'
 import type { FetchResponse } from './types.js'
 
 /** Lines a `range` returns when `count` is not given. */
@@ -16,7 +17,13 @@ export function statBlob(blob: LoadedBlob, entry: SessionEntry): FetchResponse {
       `kind: ${entry.kind}`,
       `chars: ${blob.text.length}`,
       `bytes: ${blob.utf8Bytes} (UTF-8; ${blob.storedBytes} stored)`,
-      `lines: ${blob.lineCount()}`,
+      `lines: ${blob.rawLineCount()}`,
+      ...(blob.viewPath === undefined
+        ? []
+        : [
+            `view: ${JSON.stringify(blob.viewPath)}, the text inside this JSON: ${blob.body.length} chars, ${blob.lineCount()} lines`,
+            `range, grep and offset read the lines of ${viewLabel(blob.viewPath)}, numbered as in the excerpt; full returns the raw JSON`,
+          ]),
     ].join('\n'),
   }
 }
@@ -34,8 +41,9 @@ export interface ReadCalls {
  */
 export function rangeLines(blob: LoadedBlob, start: number, count: number, maxChars: number, calls: ReadCalls): FetchResponse {
   const total = blob.lineCount()
-  if (total === 0) return { ok: true, text: '[the result is empty: 0 lines]' }
-  if (start > total) return { ok: false, text: `Line ${start} is past the end: the result has ${total} lines. Ask start between 1 and ${total}.` }
+  const of = viewSuffix(blob)
+  if (total === 0) return { ok: true, text: `[the result${of} is empty: 0 lines]` }
+  if (start > total) return { ok: false, text: `Line ${start} is past the end: the result${of} has ${total} lines. Ask start between 1 and ${total}.` }
   const end = Math.min(total, start + count - 1)
   const reserve = 300
   const body: string[] = []
@@ -49,28 +57,34 @@ export function rangeLines(blob: LoadedBlob, start: number, count: number, maxCh
         const keep = safeEnd(text, Math.max(0, maxChars - reserve))
         return {
           ok: true,
-          text: `[line ${n} of ${total}, chars 1-${keep} of its ${text.length}]\n${text.slice(0, keep)}\n[cut at the ${maxChars}-char answer limit; continue with ${calls.offset(lineStart + keep, maxChars - reserve)}]`,
+          text: `[line ${n} of ${total}${of}, chars 1-${keep} of its ${text.length}]\n${text.slice(0, keep)}\n[cut at the ${maxChars}-char answer limit; continue with ${calls.offset(lineStart + keep, maxChars - reserve)}]`,
         }
       }
       const shownTo = n - 1
       return {
         ok: true,
-        text: `[lines ${start}-${shownTo} of ${total}]\n${body.join('\n')}\n[cut at the ${maxChars}-char answer limit: lines ${n}-${end} not shown; continue with ${calls.range(n, end - n + 1)}]`,
+        text: `[lines ${start}-${shownTo} of ${total}${of}]\n${body.join('\n')}\n[cut at the ${maxChars}-char answer limit: lines ${n}-${end} not shown; continue with ${calls.range(n, end - n + 1)}]`,
       }
     }
     body.push(text)
     size += text.length + 1
   }
-  return { ok: true, text: `[lines ${start}-${end} of ${total}]\n${body.join('\n')}` }
+  return { ok: true, text: `[lines ${start}-${end} of ${total}${of}]\n${body.join('\n')}` }
 }
 
-/** `range` by char offset (0-based), for one-line results: `[chars a-b of N]` (1-based, inclusive). */
+/**
+ * `range` by char offset (0-based), for one-line results: `[chars a-b of N]` (1-based, inclusive).
+ * Offsets count chars of the view when the blob has one, like line numbers do (one rule for every
+ * position the model is given); only `full` reads the raw JSON.
+ */
 export function rangeChars(blob: LoadedBlob, offset: number, count: number, maxChars: number, calls: ReadCalls): FetchResponse {
-  const n = blob.text.length
-  if (n === 0) return { ok: true, text: '[the result is empty: 0 chars]' }
-  if (offset >= n) return { ok: false, text: `Offset ${offset} is past the end: the result has ${n} chars. Ask offset between 0 and ${n - 1}.` }
-  const from = safeStart(blob.text, offset)
-  const to = safeEnd(blob.text, Math.min(n, from + Math.min(count, maxChars - 200)))
+  const text = blob.body
+  const of = viewSuffix(blob)
+  const n = text.length
+  if (n === 0) return { ok: true, text: `[the result${of} is empty: 0 chars]` }
+  if (offset >= n) return { ok: false, text: `Offset ${offset} is past the end: the result${of} has ${n} chars. Ask offset between 0 and ${n - 1}.` }
+  const from = safeStart(text, offset)
+  const to = safeEnd(text, Math.min(n, from + Math.min(count, maxChars - 200)))
   const more = to < n ? `\n[${n - to} chars follow; continue with ${calls.offset(to, Math.min(count, maxChars - 200))}]` : ''
-  return { ok: true, text: `[chars ${from + 1}-${to} of ${n}]\n${blob.text.slice(from, to)}${more}` }
+  return { ok: true, text: `[chars ${from + 1}-${to} of ${n}${of}]\n${text.slice(from, to)}${more}` }
 }

@@ -7,6 +7,7 @@ import { resolveProfile } from '../trim/profiles.js'
 import { countLines } from '../trim/text.js'
 import { trimResult } from '../trim/trim.js'
 import type { ContentKind, TrimOptions, TrimOutcome } from '../trim/types.js'
+import { lineView, type LineView } from '../trim/view.js'
 import { blobCache, loadedBlob, type LoadedBlob } from './blob.js'
 import { compactBlock, handleBlock, type BlockFacts } from './block.js'
 import { encodeEnvelope, envelopeHash, openEnvelope } from './codec.js'
@@ -72,7 +73,7 @@ export function createSpillway(options: SpillwayOptions): Spillway {
   }
 
   /** Stores the text once (content-addressed) and returns its id: 12 hex, longer on a collision. */
-  async function store_(text: string, utf8: Uint8Array, meta: Omit<SessionEntry, 'id'>): Promise<string> {
+  async function store_(text: string, utf8: Uint8Array, meta: Omit<SessionEntry, 'id'>, view: LineView | undefined): Promise<string> {
     const sha = await sha256Hex(utf8)
     for (let len = 12; len <= 64; len += 4) {
       const id = sha.slice(0, len)
@@ -91,7 +92,7 @@ export function createSpillway(options: SpillwayOptions): Spillway {
       const envelope = encodeEnvelope(utf8, sha, o.compress)
       await store!.put(id, envelope, { sha256: sha, tool: meta.tool, kind: meta.kind, chars: meta.chars, lines: meta.lines, createdAt: meta.createdAt })
       remember(id, sha)
-      cache.set(loadedBlob(id, text, envelope.length, utf8.length))
+      cache.set(loadedBlob(id, text, envelope.length, utf8.length, view ?? null))
       return id
     }
     throw new SpillwayError('integrity', 'every id prefix of this result is taken by other content')
@@ -114,14 +115,15 @@ export function createSpillway(options: SpillwayOptions): Spillway {
     }
   }
 
-  function fitWithBlock(result: string, tool: string, args: unknown, facts: Omit<BlockFacts, 'salientText' | 'salientCount' | 'firstSalient' | 'omitted'>): { content: string; outcome: TrimOutcome } {
+  function fitWithBlock(result: string, lined: string, tool: string, args: unknown, facts: Omit<BlockFacts, 'salientText' | 'salientCount' | 'firstSalient' | 'omitted'>): { content: string; outcome: TrimOutcome } {
     const trim = (maxChars: number): TrimOutcome => trimResult(result, { ...trimBase, tool, args, maxChars: Math.max(0, maxChars) })
     const block = (out: TrimOutcome): string => {
       const first = out.salient[0]
       return handleBlock({
         ...facts,
         salientCount: out.salient.length,
-        ...(first !== undefined ? { firstSalient: first, salientText: lineText(result, first) } : {}),
+        // `salient` counts lines of the view when there is one (`lined`), as fetch_result does.
+        ...(first !== undefined ? { firstSalient: first, salientText: lineText(lined, first) } : {}),
         ...(out.omitted[0] !== undefined ? { omitted: out.omitted[0] } : {}),
       })
     }
@@ -155,10 +157,15 @@ export function createSpillway(options: SpillwayOptions): Spillway {
       const lines = countLines(result)
       const createdAt = clock()
       const kind = safeKind(result)
-      const id = await store_(result, utf8, { tool, kind, chars: result.length, lines, createdAt })
+      // JSON around text: the block and fetch_result number the lines inside, as the excerpt does.
+      // Memoized, so the trims below do not parse the result again.
+      const view = safeView(result)
+      const id = await store_(result, utf8, { tool, kind, chars: result.length, lines, createdAt }, view)
       await index.put(input.sessionId, { id, tool, kind, chars: result.length, lines, createdAt })
       await enforceCap(id)
-      const { content, outcome } = fitWithBlock(result, tool, args, { id, tool, chars: result.length, lines, kind })
+      const lined = view?.text ?? result
+      const facts = { id, tool, chars: result.length, lines: view === undefined ? lines : countLines(lined), kind, ...(view !== undefined ? { view: view.path } : {}) }
+      const { content, outcome } = fitWithBlock(result, lined, tool, args, facts)
       return { content, changed: true, handle: { id }, outcome }
     } catch {
       return plain() // a failing store must not break the agent: the excerpt still marks what is missing
@@ -247,6 +254,14 @@ function asText(result: unknown): string {
     return typeof result === 'object' ? (JSON.stringify(result) ?? String(result)) : String(result)
   } catch {
     return Object.prototype.toString.call(result)
+  }
+}
+
+function safeView(text: string): LineView | undefined {
+  try {
+    return lineView(text)
+  } catch {
+    return undefined
   }
 }
 

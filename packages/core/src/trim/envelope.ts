@@ -3,6 +3,7 @@
  * `{"result": "<200 KB text>"}`, `{"content": [{"type": "text", "text": "..."}]}` or a JSON string
  * holding JSON. The text inside is what gets trimmed.
  */
+import { parseJsonOnce } from './json-memo.js'
 
 /** Keys of a one-key object whose string value is the real result. */
 export const ENVELOPE_KEYS: readonly string[] = Object.freeze(['output', 'result', 'content', 'text', 'stdout'])
@@ -44,12 +45,10 @@ export function unwrapEnvelope(text: string): { text: string; path: string[] } |
   let current = text
   const path: string[] = []
   for (let depth = 0; depth < MAX_DEPTH && looksWrapped(current); depth++) {
-    let value: unknown
-    try {
-      value = JSON.parse(current)
-    } catch {
-      break
-    }
+    // Memoized: the terminal view and filter parse the same result again when it is no envelope.
+    const parsed = parseJsonOnce(current)
+    if (!parsed.ok) break
+    const value = parsed.value
     const next = inner(value)
     if (next === undefined) break
     path.push(typeof value === 'string' ? '(string)' : Object.keys(value as object).join('+'))

@@ -1,14 +1,15 @@
 import { detectKind } from '../detect/detect.js'
 import { DEFAULT_FILTERS } from '../filters/index.js'
+import { terminalOmitted } from '../filters/terminal/terminal.js'
 import type { FilterContext, FilterDef } from '../filters/types.js'
 import { resolveBudget } from './budget.js'
-import { unwrapEnvelope } from './envelope.js'
 import { charCut, fitText } from './fit.js'
 import { resolveProfile } from './profiles.js'
 import { scanLines, type LineScan } from './salient.js'
 import { countLines } from './text.js'
 import { countTokens } from './tokens.js'
 import type { ContentKind, Profile, Size, TrimOptions, TrimOutcome } from './types.js'
+import { lineView, type LineView } from './view.js'
 
 /** Extra knobs for callers that assemble their own pipeline (tests, the benchmark). */
 export interface TrimInternals {
@@ -59,25 +60,30 @@ export function trimResult(result: string, options: TrimOptions = {}, internals:
   }
   const tokenizer = typeof opts.tokenizer === 'function' ? opts.tokenizer : undefined
   const kind = safeDetect(input)
-  const scan = scanLines(input, profile.salient && !profile.exempt)
-  const original = size(input, scan.lines, tokenizer)
-  const base = { kind, profile: profile.name, maxChars: budget, original, salient: scan.salient.map((s) => s.line) }
+  // JSON around the real text: salient lines, line counts and omitted ranges are lines of the
+  // text inside (what the excerpt numbers and what fetch_result reads), computed once here.
+  const view = safeView(input)
+  const lined = view?.text ?? input
+  const scan = scanLines(lined, profile.salient && !profile.exempt)
+  const original: Size = { chars: input.length, lines: scan.lines, tokens: countTokens(input, tokenizer) }
+  const base = { kind, profile: profile.name, maxChars: budget, original, salient: scan.salient.map((s) => s.line), ...(view !== undefined ? { view: [...view.path] } : {}) }
   const unchanged = (): TrimOutcome => ({ ...base, text: input, changed: false, applied: [], kept: original, omitted: [] })
   if (profile.exempt) return unchanged()
 
   const fits = input.length <= budget
   const applied: string[] = []
   let text = input
-  let linesKept = true
+  // True while `text` has the lines of `lined` at their numbers (so fitted ranges are theirs).
+  let linesKept = text === lined
+  let terminalRanges: TrimOutcome['omitted'] | undefined
   let innerKind = kind
   if (!fits && (kind === 'json' || isQuoted(input)) && !profile.disabledFilters.includes('unwrap')) {
-    // {"result": "<200 KB text>"} and JSON in a string: trim the text inside.
-    const un = safeUnwrap(input)
-    if (un !== undefined) {
-      text = un
-      innerKind = safeDetect(un)
+    // {"result": "<200 KB text>"} and JSON in a string: trim the text inside (the view, parsed once).
+    if (view?.shape === 'envelope') {
+      text = view.text
+      innerKind = safeDetect(view.text)
       applied.push('unwrap')
-      linesKept = false
+      linesKept = true
     }
   }
   const ctx: FilterContext = { budget, kind: innerKind, tool: opts.tool, args: opts.args, profile }
@@ -103,6 +109,8 @@ export function trimResult(result: string, options: TrimOptions = {}, internals:
       text = out
       applied.push(f.name)
       if (!f.preservesLines) linesKept = false
+      // The terminal filter fits the view's text itself: its omitted ranges are view lines.
+      if (f.name === 'terminal' && view?.shape === 'terminal') terminalRanges = safeTerminalOmitted(out)
       // Once an over-budget result fits, later filters would only take more away.
       if (!fits && text.length <= budget) break
     }
@@ -112,7 +120,7 @@ export function trimResult(result: string, options: TrimOptions = {}, internals:
   let omitted: TrimOutcome['omitted'] = []
   if (text.length > budget) {
     try {
-      const fitted = fitText(text, budget, profile, text === input ? scan : undefined)
+      const fitted = fitText(text, budget, profile, text === lined && linesKept ? scan : undefined)
       text = fitted.text
       omitted = fitted.omitted
     } catch {
@@ -121,20 +129,21 @@ export function trimResult(result: string, options: TrimOptions = {}, internals:
       omitted = cut.omitted
     }
     applied.push('fit')
+    terminalRanges = undefined // the fit cut the filter's output: its ranges no longer hold
   }
   for (const f of afterFit) {
     try {
       const out = f.run(text, ctx)
       if (typeof out === 'string' && out.length <= text.length && out !== text) {
         text = out
-        applied.push(f.name)
+        applied.push(f.name) // cleans the excerpt only: which lines were omitted stays true
       }
     } catch {
       // fail open: the excerpt stays as fitted
     }
   }
-  // Line numbers in `omitted` refer to the original only when no filter moved lines.
-  if (!linesKept) omitted = []
+  // Line numbers in `omitted` refer to the original (or its view) only when no filter moved lines.
+  if (!linesKept) omitted = terminalRanges ?? []
   return { ...base, text, changed: text !== input, applied, kept: size(text, countLines(text), tokenizer), omitted }
 }
 
@@ -148,9 +157,17 @@ function isQuoted(text: string): boolean {
   return j > i && text.charCodeAt(i) === 34 && text.charCodeAt(j) === 34
 }
 
-function safeUnwrap(text: string): string | undefined {
+function safeView(text: string): LineView | undefined {
   try {
-    return unwrapEnvelope(text)?.text
+    return lineView(text)
+  } catch {
+    return undefined
+  }
+}
+
+function safeTerminalOmitted(out: string): TrimOutcome['omitted'] | undefined {
+  try {
+    return terminalOmitted(out)
   } catch {
     return undefined
   }

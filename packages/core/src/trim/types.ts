@@ -81,10 +81,28 @@ export interface TrimOutcome {
   profile: string
   /** The budget that was applied, in chars. */
   maxChars: number
+  /**
+   * Size of the input. `chars` and `tokens` are always the raw result's; `lines` counts the lines
+   * of the {@link TrimOutcome.view | view} when there is one.
+   */
   original: Size
   kept: Size
-  /** Lines of the original left out, in order. Empty when nothing was omitted. */
+  /**
+   * Lines of the original (of its view when {@link TrimOutcome.view | view} is set) left out, in
+   * order. Empty when nothing was omitted, or when a filter moved lines so that no number holds.
+   */
   omitted: LineRange[]
-  /** 1-based line numbers of the salient lines found in the original (kept or not), ascending. */
+  /**
+   * 1-based line numbers of the salient lines found in the original (kept or not), ascending;
+   * lines of the view when {@link TrimOutcome.view | view} is set.
+   */
   salient: number[]
+  /**
+   * Set when the result is JSON around the real text (an MCP `{"result": "..."}` envelope, a
+   * terminal result `{"output": "...", "exit_code": 1}`, a JSON string): the JSON path of that
+   * text, as `lineView` returns it (e.g. `['output']`, `['result']`, `['(string)', 'output']`).
+   * Then `salient`, `omitted` and `original.lines` count lines of that text, the lines the
+   * excerpt numbers (`3000: FAILED ...`) and the ones `fetch_result` `range` / `grep` read.
+   */
+  view?: string[]
 }

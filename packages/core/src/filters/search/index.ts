@@ -3,6 +3,7 @@ import { summarizeSearch } from './search.js'
 
 export { DEFAULT_SEARCH_SUMMARY, summarizeSearch, type SearchSummaryOptions } from './search.js'
 export { KEEP_PER_FILE, parseSearch, type SearchFile, type SearchLine, type SearchParse } from './parse.js'
+export { listedFiles } from './listing.js'
 
 /** grep / rg output grouped by file: every file named with its count, first matches per file, totals. */
 export const searchFilter: FilterDef = {

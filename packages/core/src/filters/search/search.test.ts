@@ -54,14 +54,14 @@ describe('summarizeSearch', () => {
   it('names every file with its count, states totals, and gives each file its first match', () => {
     const out = summarizeSearch(grepN(80, 20), 4000)!
     expect(out.length).toBeLessThanOrEqual(4000)
-    expect(out.split('\n')[0]).toBe('[search: 1600 matches in 80 files. By directory, name:count (none: 1); first matches below]')
+    expect(out.split('\n')[0]).toBe('[search: 1600 matches in 80 files. Files by directory as name:count (no count = 1 match); "dir/*.go a b" means dir/a.go, dir/b.go; first matches below]')
     for (let f = 0; f < 80; f++) expect(out).toMatch(new RegExp(`(?:^| )file${f}(?:\\.ts)?:20(?: |$)`, 'm'))
     expect(out).toContain('src/dir0/file0.ts\n1:  const value0 = compute(0) // match')
   })
 
   it('lists -l output by directory', () => {
     const out = summarizeSearch(Array.from({ length: 300 }, (_, i) => `./pkg/m${i % 5}/f${i}.go`).join('\n'), 2000)!
-    expect(out.split('\n')[0]).toBe('[300 files under ./, by directory]')
+    expect(out.split('\n')[0]).toBe('[300 files under ./, by directory; "dir/*.go a b" means dir/a.go, dir/b.go]')
     expect(out).toMatch(/^pkg\/m0\/(?:\*\.go)? /m)
   })
 

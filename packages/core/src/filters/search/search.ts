@@ -1,4 +1,5 @@
 import { clipLine } from '../../trim/text.js'
+import { dotted, indexLines, lineText, moreLine, type IndexLine } from './listing.js'
 import { parseSearch, type SearchFile, type SearchParse } from './parse.js'
 
 /** Options of {@link summarizeSearch}. */
@@ -30,96 +31,42 @@ export interface SearchSummaryOptions {
 /** Defaults of {@link SearchSummaryOptions}. */
 export const DEFAULT_SEARCH_SUMMARY: Readonly<SearchSummaryOptions> = Object.freeze({ indexShare: 0.97, perFile: 5, maxLineChars: 200, minParsed: 0.8 })
 
-/** `_test.go`, `.test.js`, `.spec.ts`...: a file-name suffix shared by many files, factored out of the index. */
-function suffixOf(name: string): string {
-  const dot = name.lastIndexOf('.')
-  if (dot <= 0) return ''
-  const stem = name.slice(0, dot)
-  for (const tag of ['_test', '.test', '.spec', '_spec', '-test']) if (stem.endsWith(tag) && stem.length > tag.length) return tag + name.slice(dot)
-  return name.slice(dot)
-}
-
-const split = (path: string, strip: number): { dir: string; name: string } => {
-  const slash = path.lastIndexOf('/')
-  return { dir: path.slice(strip, Math.max(strip, slash + 1)), name: path.slice(slash + 1) }
-}
-
-/** True when every path starts with `./` (grep -r .): the index leaves it out and says so. */
-const dotted = (files: readonly SearchFile[]): boolean => files.every((f) => f.path.startsWith('./'))
-
-const extOf = (name: string): string => {
-  const dot = name.lastIndexOf('.')
-  return dot <= 0 ? '' : name.slice(dot)
-}
-
 /**
- * Index lines of one directory in the shortest of three forms: `dir/ a.go:3 b_test.go`, by
- * extension `dir/*.go a:3 b_test`, or by suffix `dir/*.go a:3` + `dir/*_test.go b`.
+ * Fits the index lines into `max` chars. When they cannot all fit, each line keeps the first files
+ * that fit and says how many it leaves out (`…+N`), and a last line counts the files not listed.
  */
-function dirLines(dir: string, files: readonly SearchFile[], names: boolean): { lines: string[]; sizes: number[] } {
-  const entry = (name: string, f: SearchFile): string => (names || f.matches === 1 ? name : `${name}:${f.matches}`)
-  const key = dir === '' ? './' : dir
-  let best: { lines: string[]; sizes: number[]; cost: number } | undefined
-  for (const suffix of [() => '', extOf, suffixOf]) {
-    const groups = new Map<string, string[]>()
-    for (const f of files) {
-      const name = f.path.slice(f.path.lastIndexOf('/') + 1)
-      const suf = suffix(name)
-      const k = suf === '' ? key : `${dir}*${suf}`
-      const item = entry(suf === '' ? name : name.slice(0, name.length - suf.length), f)
-      const list = groups.get(k)
-      if (list === undefined) groups.set(k, [item])
-      else list.push(item)
-    }
-    const lines = [...groups].map(([k, items]) => `${k} ${items.join(' ')}`)
-    const cost = lines.reduce((n, l) => n + l.length + 1, 0)
-    if (best === undefined || cost < best.cost) best = { lines, sizes: [...groups.values()].map((g) => g.length), cost }
-  }
-  return best!
-}
-
-/**
- * The file index, one or more lines per directory (rg -c style `name:count`, see {@link dirLines}).
- * When it cannot all fit in `max` chars, each line keeps the first files that fit and says how
- * many it leaves out.
- */
-function fileIndex(files: readonly SearchFile[], names: boolean, max: number): { lines: string[]; named: number } {
-  const strip = dotted(files) ? 2 : 0
-  const byDir = new Map<string, SearchFile[]>()
-  for (const f of files) {
-    const { dir } = split(f.path, strip)
-    const list = byDir.get(dir)
-    if (list === undefined) byDir.set(dir, [f])
-    else list.push(f)
-  }
-  const all: string[] = []
-  for (const [dir, fs] of byDir) all.push(...dirLines(dir, fs, names).lines)
-  if (all.reduce((n, l) => n + l.length + 1, 0) <= max) return { lines: all, named: files.length }
+function fitIndex(all: readonly IndexLine[], total: number, max: number): string[] {
+  const texts = all.map(lineText)
+  if (texts.reduce((n, l) => n + l.length + 1, 0) <= max) return texts
   const lines: string[] = []
   let used = 48
   let named = 0
-  for (const full of all) {
-    const parts = full.split(' ')
-    let line = parts[0]!
-    let k = 1
-    while (k < parts.length && used + line.length + parts[k]!.length + 2 + (k + 1 < parts.length ? 8 : 0) <= max) line += ` ${parts[k++]}`
-    if (k === 1) continue
-    if (k < parts.length) line += ` …+${parts.length - k}`
+  for (const { key, items } of all) {
+    let line = key ?? ''
+    let k = 0
+    while (k < items.length && used + line.length + items[k]!.length + 2 + (k + 1 < items.length ? 8 : 0) <= max) line += `${line === '' ? '' : ' '}${items[k++]}`
+    if (k === 0) continue
+    if (k < items.length) line += ` …+${items.length - k}`
     lines.push(line)
     used += line.length + 1
-    named += k - 1
+    named += k
   }
-  lines.push(`[... ${files.length - named} more files not listed ...]`)
-  return { lines, named }
+  lines.push(moreLine(total - named))
+  return lines
 }
 
-/** The title line: totals and what follows. */
-function title(p: SearchParse): string {
+/**
+ * The title line: totals, then how to read the index in plain words (the template and quoted
+ * forms are explained only when the index uses them).
+ */
+function title(p: SearchParse, index: readonly IndexLine[]): string {
   const under = dotted(p.files) ? ' under ./' : ''
-  if (p.namesOnly) return `[${p.files.length} files${under}, by directory]`
+  const tmpl = index.some((l) => l.key?.includes('*') === true && !l.key.endsWith('/')) ? '; "dir/*.go a b" means dir/a.go, dir/b.go' : ''
+  const quoted = index.some((l) => l.key === undefined) ? '; "quoted" = full path' : ''
+  if (p.namesOnly) return `[${p.files.length} files${under}, by directory${tmpl}${quoted}]`
   const ctx = p.context > 0 ? `, ${p.context} context lines not shown` : ''
   const extra = p.counts ? '' : '; first matches below'
-  return `[search: ${p.matches} matches in ${p.files.length} files${under}${ctx}. By directory, name:count (none: 1)${extra}]`
+  return `[search: ${p.matches} matches in ${p.files.length} files${under}${ctx}. Files by directory as name:count (no count = 1 match)${tmpl}${quoted}${extra}]`
 }
 
 /**
@@ -130,8 +77,8 @@ function title(p: SearchParse): string {
  * @example
  * ```ts
  * summarizeSearch(rgOutput, 4000)
- * // [search results: 548 matches in 56 files. Files by directory with match counts, then the first matches of each file]
- * // lib/ response.js:60 request.js:31 application.js:4
+ * // [search: 548 matches in 56 files. Files by directory as name:count (no count = 1 match); "dir/*.go a b" means dir/a.go, dir/b.go; first matches below]
+ * // lib/*.js response:60 request:31 application:4
  * // test/ app.router.js:40 ...
  * //
  * // lib/response.js
@@ -143,9 +90,16 @@ export function summarizeSearch(text: string, budget: number, options: Partial<S
   const p = parseSearch(text)
   if (p.files.length === 0 || p.lines === 0) return undefined
   if ((p.lines - p.unparsed) / p.lines < Math.min(1, Math.max(0, opts.minParsed))) return undefined
-  const head = title(p)
-  const index = fileIndex(p.files, p.namesOnly, Math.floor(budget * Math.min(1, Math.max(0.2, opts.indexShare))) - head.length - 1)
-  let out = [head, ...index.lines].join('\n')
+  return renderSearch(p, budget, opts)
+}
+
+/** The excerpt of an already parsed search output (what {@link summarizeSearch} writes), within `budget` chars. */
+export function renderSearch(p: SearchParse, budget: number, options: Partial<SearchSummaryOptions> = {}): string {
+  const opts = { ...DEFAULT_SEARCH_SUMMARY, ...options }
+  const all = indexLines(p.files, p.namesOnly)
+  const head = title(p, all)
+  const index = fitIndex(all, p.files.length, Math.floor(budget * Math.min(1, Math.max(0.2, opts.indexShare))) - head.length - 1)
+  let out = [head, ...index].join('\n')
   if (p.namesOnly || p.counts) return out
   // First matches, files taking turns, while they fit.
   const maxLine = Math.min(10_000, Math.max(40, Math.floor(opts.maxLineChars)))

@@ -1,7 +1,7 @@
 import type { FilterDef } from '../types.js'
 import { trimTerminalJson } from './terminal.js'
 
-export { TERMINAL_KEYS, trimTerminalJson } from './terminal.js'
+export { TERMINAL_KEYS, terminalOmitted, trimTerminalJson } from './terminal.js'
 
 /** `{output, exit_code, error}` results: `output` trimmed tail-heavy, the other fields kept exactly. */
 export const terminalFilter: FilterDef = {

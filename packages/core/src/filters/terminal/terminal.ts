@@ -1,13 +1,12 @@
 import { fitText } from '../../trim/fit.js'
 import { resolveProfile } from '../../trim/profiles.js'
-import type { Profile } from '../../trim/types.js'
+import type { LineRange, Profile } from '../../trim/types.js'
+import { parseJsonOnce } from '../../trim/json-memo.js'
+import { terminalOutputKey } from '../../trim/view.js'
 import { collapseProgress, stripAnsi } from '../ansi/ansi.js'
 
-/** Keys that mark a command result beside its `output`. */
-export const TERMINAL_KEYS: readonly string[] = Object.freeze(['exit_code', 'exitCode', 'returncode', 'return_code', 'status', 'error', 'stderr'])
-
-/** Keys whose string value is the command's output, in order of preference. */
-const OUTPUT_KEYS = ['output', 'stdout'] as const
+// The shape rule lives beside `lineView` so that the excerpt and `fetch_result` number the same lines.
+export { TERMINAL_KEYS } from '../../trim/view.js'
 
 /**
  * A terminal result `{output, exit_code, error, ...}`: the output cleaned (ANSI stripped,
@@ -17,16 +16,11 @@ const OUTPUT_KEYS = ['output', 'stdout'] as const
  * take more than half the budget.
  */
 export function trimTerminalJson(text: string, budget: number, profile: Profile = resolveProfile('terminal')): string | undefined {
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    return undefined
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined
-  const obj = value as Record<string, unknown>
-  const key = OUTPUT_KEYS.find((k) => typeof obj[k] === 'string')
-  if (key === undefined || !Object.keys(obj).some((k) => TERMINAL_KEYS.includes(k) && k !== key)) return undefined
+  // Memoized parse: `lineView` has usually just parsed this very string.
+  const parsed = parseJsonOnce(text)
+  const key = parsed.ok ? terminalOutputKey(parsed.value) : undefined
+  if (key === undefined) return undefined
+  const obj = parsed.value as Record<string, unknown>
   const raw = obj[key] as string
   let output = raw
   output = stripAnsi(output) ?? output
@@ -36,10 +30,27 @@ export function trimTerminalJson(text: string, budget: number, profile: Profile 
   // JSON escaping makes the output longer: shrink the inner budget until the whole fits.
   let inner = budget - shell.length
   for (let attempt = 0; attempt < 6 && inner > 0; attempt++) {
-    const fitted = output.length <= inner ? output : fitText(output, inner, profile).text
-    const out = JSON.stringify({ ...obj, [key]: fitted })
-    if (out.length <= budget) return out === text ? undefined : out
+    const fit = output.length <= inner ? { text: output, omitted: [] } : fitText(output, inner, profile)
+    const out = JSON.stringify({ ...obj, [key]: fit.text })
+    if (out.length <= budget) {
+      if (out === text) return undefined
+      lastFit = { out, omitted: fit.omitted }
+      return out
+    }
     inner -= Math.max(16, Math.ceil((out.length - budget) * 1.2))
   }
   return undefined
+}
+
+// The omitted ranges of the last fit, so that `trimResult` can report them without a second fit.
+let lastFit: { out: string; omitted: LineRange[] } | undefined
+
+/**
+ * Lines of the output field (1-based, as `lineView` numbers them) that the
+ * {@link trimTerminalJson} call which returned `out` left out; `undefined` when `out` is not the
+ * last answer of that function. ANSI stripping and progress collapse keep every line at its
+ * number, so these are lines of the raw `output` too.
+ */
+export function terminalOmitted(out: string): LineRange[] | undefined {
+  return lastFit !== undefined && lastFit.out === out ? lastFit.omitted.map((r) => ({ ...r })) : undefined
 }
