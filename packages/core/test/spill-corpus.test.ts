@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createSpillway, memoryStore, type StorageAdapter } from '../src/index.js'
+import { stripAnsi } from '../src/filters/ansi/index.js'
 import { fsStore } from '../src/store/fs/index.js'
 import { hasCorpus, labelledCiLogs } from './corpus.js'
 
@@ -24,14 +25,17 @@ const stores: Array<[string, () => StorageAdapter]> = [
 describe.skipIf(!hasCorpus).each(stores)('fetch_result on labelled CI logs (%s)', (_name, makeStore) => {
   const logs = hasCorpus ? labelledCiLogs().filter((l) => l.text.length > 6_000).slice(0, 12) : []
 
-  it('stat, range and grep give back the exact original text', async () => {
+  // range and grep read the text as the excerpt showed it: ANSI codes removed, same line numbers.
+  it('stat, range and grep give back the exact original text (ANSI codes removed), full the raw bytes', async () => {
     expect(logs.length).toBeGreaterThan(5)
     for (const log of logs) {
       const sw = createSpillway({ store: makeStore(), maxChars: 4_000 })
       const res = await sw.handle({ tool: 'terminal', result: log.text, sessionId: 'ci' })
       expect(res.content.length, log.name).toBeLessThanOrEqual(4_000)
       const id = res.handle!.id
-      const lines = naiveLines(log.text)
+      const clean = stripAnsi(log.text) ?? log.text
+      const lines = naiveLines(clean)
+      expect(naiveLines(log.text).length, log.name).toBe(lines.length) // removing codes keeps every line number
       expect((await sw.fetch({ id, mode: 'stat' }, { sessionId: 'ci' })).text, log.name).toContain(`chars: ${log.text.length}\n`)
 
       // Reading the whole log back 100 lines at a time rebuilds it exactly.
@@ -39,7 +43,7 @@ describe.skipIf(!hasCorpus).each(stores)('fetch_result on labelled CI logs (%s)'
       for (let start = 1; start <= lines.length; start += 100) {
         const r = await sw.fetch({ id, mode: 'range', start, count: 100 }, { sessionId: 'ci' })
         const [head, ...body] = r.text.split('\n')
-        const long = /^\[line (\d+) of \d+, chars 1-(\d+) of its (\d+)\]$/.exec(head!)
+        const long = /^\[line (\d+) of \d+(?: \(ANSI codes removed\))?, chars 1-(\d+) of its (\d+)\]$/.exec(head!)
         if (long !== null) {
           // One line longer than the answer cap: follow the offset calls the answer names.
           let line = body.slice(0, -1).join('\n')
@@ -55,7 +59,8 @@ describe.skipIf(!hasCorpus).each(stores)('fetch_result on labelled CI logs (%s)'
           start = Number(long[1]) + 1 - 100
           continue
         }
-        const m = /^\[lines (\d+)-(\d+) of (\d+)\]$/.exec(head!)
+        const m = /^\[lines (\d+)-(\d+) of (\d+)( \(ANSI codes removed\))?\]$/.exec(head!)
+        expect(m?.[4] !== undefined, log.name).toBe(clean !== log.text) // the echo says when codes were removed
         expect(m, `${log.name}: ${head}`).not.toBeNull()
         const shownTo = Number(m![2])
         const cut = body.at(-1)?.startsWith('[cut at the') === true
@@ -63,10 +68,15 @@ describe.skipIf(!hasCorpus).each(stores)('fetch_result on labelled CI logs (%s)'
         if (shownTo < Math.min(lines.length, start + 99)) start = shownTo + 1 - 100 // continue after a cut
       }
       expect(back, log.name).toEqual(lines)
+      // full returns the stored bytes as they were, codes included.
+      const big = createSpillway({ store: makeStore(), maxChars: 4_000, fullMaxChars: 100_000_000 })
+      const bigId = (await big.handle({ tool: 'terminal', result: log.text, sessionId: 'ci' })).handle!.id
+      const full = (await big.fetch({ id: bigId, mode: 'full' }, { sessionId: 'ci' })).text
+      expect(full.slice(full.indexOf('\n') + 1) === log.text, log.name).toBe(true)
 
       // Every labelled failure line is found by a literal grep, at its true line number.
       for (const wanted of log.failureLines.map((l) => l.trim()).filter((l) => l.length > 8).slice(0, 3)) {
-        const needle = wanted.slice(0, 80)
+        const needle = (stripAnsi(wanted) ?? wanted).slice(0, 80)
         const g = await sw.fetch({ id, mode: 'grep', pattern: needle, literal: true }, { sessionId: 'ci' })
         expect(g.ok, log.name).toBe(true)
         const first = lines.findIndex((l) => l.includes(needle)) + 1

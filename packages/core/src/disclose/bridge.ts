@@ -1,5 +1,5 @@
 import type { ToolIndex } from '../select/types.js'
-import { validateArgs } from './validate.js'
+import { argumentsTooLarge, validateArgs } from './validate.js'
 import { BRIDGE_NAMES, callTarget, parseArgs } from './unwrap.js'
 import type { BridgeTool, DisclosableTool, ResolvedCall, SessionContext } from './types.js'
 
@@ -23,6 +23,10 @@ export interface BridgeCatalog<T extends DisclosableTool> {
 
 const unknownTool = (name: string): string => `No tool named "${name}" is available. Use tool_search to find one.`
 
+const NO_SESSION = 'The bridge needs the session of the conversation and none was given, so nothing was run. The host must pass { sessionId } with each bridge call.'
+
+const hasSession = (ctx: unknown): ctx is SessionContext => typeof (ctx as SessionContext | undefined)?.sessionId === 'string'
+
 /** Looks a deferred tool up for a session; the refusal text when it is not reachable. */
 function reachable<T extends DisclosableTool>(cat: BridgeCatalog<T>, name: string, sessionId: string, verb: string): { tool: T } | { text: string } {
   if (BRIDGE_NAMES.includes(name)) return { text: `${name} is a bridge tool: call it directly, not through ${verb}.` }
@@ -36,6 +40,10 @@ function reachable<T extends DisclosableTool>(cat: BridgeCatalog<T>, name: strin
 
 /** Checks a `tool_call` without running it: target, scope, then arguments against the schema. */
 export function resolveBridgeCall<T extends DisclosableTool>(cat: BridgeCatalog<T>, args: unknown, ctx: SessionContext): ResolvedCall {
+  // Scoping needs the session: without one, refuse rather than guess (or throw into the loop).
+  if (!hasSession(ctx)) return { ok: false, text: NO_SESSION }
+  const tooLarge = argumentsTooLarge(args)
+  if (tooLarge !== undefined) return { ok: false, text: `Arguments not accepted, not called: ${tooLarge.replace('(arguments): ', '')}` }
   const target = callTarget(args)
   if (target === undefined) return { ok: false, text: 'tool_call needs {"name": "<tool>", "arguments": {...}}. Use tool_search to find tool names.' }
   const found = reachable(cat, target.name, ctx.sessionId, 'tool_call')
@@ -72,6 +80,7 @@ export function bridgeTools<T extends DisclosableTool>(cat: BridgeCatalog<T>): {
   const safe =
     (fn: (args: unknown, ctx: SessionContext) => Promise<string> | string) =>
     async (args: unknown, ctx: SessionContext): Promise<string> => {
+      if (!hasSession(ctx)) return NO_SESSION
       try {
         return await fn(args, ctx)
       } catch (err) {

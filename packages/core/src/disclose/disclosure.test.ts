@@ -173,4 +173,36 @@ describe('unwrap and resolveCall', () => {
     expect(d.resolveCall({ name: 'terminal', arguments: {} }, ctx)).toMatchObject({ ok: false, text: expect.stringMatching(/call it directly/) })
     for (const t of tools) expect(t.execute).not.toHaveBeenCalled()
   })
+
+  it('fails closed with a sentence when the session is missing', async () => {
+    const tools = makeTools()
+    const d = await createDisclosure({ tools, core: ['terminal'], mode: 'on' })
+    const call = { name: 'notion_update_item', arguments: { id: 'n' } }
+    for (const bad of [undefined, null, {}, { sessionId: 42 }]) {
+      expect(d.resolveCall(call, bad as never)).toEqual({ ok: false, text: expect.stringMatching(/^The bridge needs the session of the conversation and none was given/) })
+      for (const t of [d.bridge.tool_search, d.bridge.tool_describe, d.bridge.tool_call]) {
+        const out = await t.execute({ query: 'notion', name: 'notion_update_item', arguments: { id: 'n' } }, bad as never)
+        expect(out).toMatch(/^The bridge needs the session/)
+        expect(out).not.toMatch(/Cannot read properties/)
+      }
+    }
+    for (const t of tools) expect(t.execute).not.toHaveBeenCalled()
+  })
+
+  it('refuses a tool_call whose arguments hide a bad element past a long array, or are too big', async () => {
+    const target: DisclosableTool & { execute: ReturnType<typeof vi.fn> } = {
+      name: 'db_delete_rows',
+      description: 'Delete rows by id.',
+      parameters: { type: 'object', properties: { ids: { type: 'array', items: { type: 'integer' } } }, additionalProperties: false },
+      execute: vi.fn(async () => 'deleted'),
+    }
+    const d = await createDisclosure({ tools: [...makeTools(), target], core: ['terminal'], mode: 'on' })
+    const ids = [...Array.from({ length: 20_001 }, () => 1), '1; DROP TABLE users']
+    const out = await d.bridge.tool_call.execute({ name: 'db_delete_rows', arguments: { ids } }, ctx)
+    expect(out).toMatch(/^Invalid arguments for db_delete_rows, not called:\n- \/ids\/20001: expected integer, got string/)
+    const big = await d.bridge.tool_call.execute({ name: 'db_delete_rows', arguments: { ids: Array.from({ length: 400_000 }, () => 12345) } }, ctx)
+    expect(big).toMatch(/^Arguments not accepted, not called: too large to validate \(\d+ chars of JSON; the limit is 1000000\)/)
+    expect(target.execute).not.toHaveBeenCalled()
+    expect(await d.bridge.tool_call.execute({ name: 'db_delete_rows', arguments: { ids: [1, 2] } }, ctx)).toBe('deleted')
+  })
 })

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { validateArgs } from './validate.js'
+import { MAX_ARGUMENT_CHARS, MAX_VALIDATION_STEPS, argumentsTooLarge, validateArgs } from './validate.js'
 
 const SCHEMA = {
   type: 'object',
@@ -70,5 +70,36 @@ describe('validateArgs', () => {
     for (let i = 0; i < 50; i++) value = { self: value }
     expect(() => validateArgs(cyclic, value)).not.toThrow()
     fc.assert(fc.property(fc.jsonValue(), fc.jsonValue(), (schema, v) => Array.isArray(validateArgs(schema, v))), { numRuns: 300 })
+  })
+
+  it('checks required names as own properties, not inherited ones', () => {
+    expect(validateArgs({ type: 'object', required: ['constructor', 'toString'] }, {})).toEqual(['/constructor: is required', '/toString: is required'])
+    expect(validateArgs({ type: 'object', required: ['constructor'] }, { constructor: 1 })).toEqual([])
+  })
+
+  it('fails closed when the step budget runs out: a long array cannot hide a bad element', () => {
+    const schema = { type: 'object', properties: { ids: { type: 'array', items: { type: 'integer' } } }, additionalProperties: false }
+    // The reviewer's repro: 20,001 valid items, then a string. Within the budget it is checked in full.
+    const ids: unknown[] = [...Array.from({ length: 20_001 }, () => 1), '1; DROP TABLE users']
+    expect(validateArgs(schema, { ids })).toEqual(['/ids/20001: expected integer, got string'])
+    // Past the budget nothing is accepted unchecked, valid or not.
+    const huge = Array.from({ length: MAX_VALIDATION_STEPS + 1 }, () => 1)
+    expect(validateArgs(schema, { ids: huge })).toEqual([expect.stringMatching(/^\(arguments\): too large to validate/)])
+    expect(validateArgs(schema, { ids: [...huge, 'x'] })).toEqual([expect.stringMatching(/too large to validate/)])
+    // Nested alternatives that would explode are refused the same way, not accepted.
+    let deep: Record<string, unknown> = { type: 'integer' }
+    for (let i = 0; i < 20; i++) deep = { anyOf: [{ type: 'string' }, deep, deep] }
+    expect(validateArgs(deep, 1.5)).toEqual([expect.stringMatching(/^\(arguments\): too large to validate/)])
+    expect(validateArgs({ anyOf: [{ type: 'string' }, { type: 'integer' }] }, 1.5)).toEqual(['(arguments): matches none of the allowed shapes (anyOf)'])
+  })
+
+  it('caps the size of the arguments, in JSON chars', () => {
+    expect(MAX_ARGUMENT_CHARS).toBe(1_000_000)
+    expect(argumentsTooLarge({ a: 'x'.repeat(100) })).toBeUndefined()
+    expect(argumentsTooLarge({ a: 'x'.repeat(MAX_ARGUMENT_CHARS) })).toMatch(/too large to validate \(1000008 chars of JSON; the limit is 1000000\)/)
+    expect(argumentsTooLarge('x'.repeat(MAX_ARGUMENT_CHARS + 1))).toMatch(/too large/)
+    const cyclic: Record<string, unknown> = {}
+    cyclic['self'] = cyclic
+    expect(argumentsTooLarge(cyclic)).toMatch(/not plain JSON/)
   })
 })

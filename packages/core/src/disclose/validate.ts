@@ -4,8 +4,29 @@ export const DEFAULT_MAX_SCHEMA_ERRORS = 5
 /** Nesting depth past which {@link validateArgs} stops descending (it accepts what lies deeper). */
 const MAX_DEPTH = 32
 
-/** Schema nodes visited per validation at most, so nested anyOf cannot blow up; past it, accept. */
-const MAX_STEPS = 20_000
+/**
+ * Schema nodes visited per validation at most, so nested anyOf or a huge array cannot blow up.
+ * Past it the arguments are refused ("too large to validate"), never accepted unchecked.
+ * Unit: nodes (one per value checked against one schema). @default 100000
+ */
+export const MAX_VALIDATION_STEPS = 100_000
+
+/**
+ * Largest `tool_call` arguments accepted, in chars of their JSON text (1,000,000, about 1 MB):
+ * bigger ones are refused before validation. Tool arguments are model-written; nothing real is this big.
+ */
+export const MAX_ARGUMENT_CHARS = 1_000_000
+
+/** The refusal (for the model) when arguments are over {@link MAX_ARGUMENT_CHARS}, else `undefined`. */
+export function argumentsTooLarge(args: unknown): string | undefined {
+  let chars: number
+  try {
+    chars = typeof args === 'string' ? args.length : (JSON.stringify(args) ?? '').length
+  } catch {
+    return '(arguments): are not plain JSON (a cycle or a BigInt); send a JSON object'
+  }
+  return chars > MAX_ARGUMENT_CHARS ? `(arguments): too large to validate (${chars} chars of JSON; the limit is ${MAX_ARGUMENT_CHARS}). Send smaller arguments.` : undefined
+}
 
 type Json = Record<string, unknown>
 
@@ -49,7 +70,11 @@ const show = (v: unknown): string => {
  * empty when valid. Never throws.
  */
 export function validateArgs(schema: unknown, value: unknown, maxErrors: number = DEFAULT_MAX_SCHEMA_ERRORS): string[] {
-  return check(schema, value, 0, maxErrors, { steps: MAX_STEPS })
+  const budget = { steps: MAX_VALIDATION_STEPS }
+  const errors = check(schema, value, 0, maxErrors, budget)
+  // Out of steps means part of the value went unchecked: fail closed.
+  if (budget.steps < 0) return [`(arguments): too large to validate (more than ${MAX_VALIDATION_STEPS} values and schema nodes to check). Send smaller arguments.`]
+  return errors
 }
 
 function check(schema: unknown, value: unknown, startDepth: number, maxErrors: number, budget: { steps: number }): string[] {
@@ -93,7 +118,7 @@ function check(schema: unknown, value: unknown, startDepth: number, maxErrors: n
     if (isObject(v)) {
       const props = isObject(s['properties']) ? s['properties'] : {}
       if (Array.isArray(s['required'])) {
-        for (const r of s['required']) if (typeof r === 'string' && !(r in v)) push(`${path}/${r}`, 'is required')
+        for (const r of s['required']) if (typeof r === 'string' && !Object.hasOwn(v, r)) push(`${path}/${r}`, 'is required')
       }
       for (const [k, x] of Object.entries(v)) {
         const p = `${path}/${k}`

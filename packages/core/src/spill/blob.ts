@@ -1,3 +1,4 @@
+import { stripAnsi } from '../filters/ansi/index.js'
 import { countLines } from '../trim/text.js'
 import { lineView, viewLabel, type LineView } from '../trim/view.js'
 
@@ -9,6 +10,9 @@ import { lineView, viewLabel, type LineView } from '../trim/view.js'
  * envelope, a terminal `{"output": "...", "exit_code": 1}`), `range`, `grep` and char offsets
  * read the lines of that inner text (`body`), the lines the excerpt numbered; `text` stays the raw
  * result, byte for byte, for `full` and the hash.
+ *
+ * `body` also has ANSI escape codes removed (`cleaned`): the excerpt shows text without them, so a
+ * grep for a line the model read must find it. Removing them keeps every line at its number.
  */
 export interface LoadedBlob {
   id: string
@@ -20,8 +24,10 @@ export interface LoadedBlob {
   utf8Bytes: number
   /** JSON path of the view (`['output']`, `['result']`, ...) when `body` is text inside `text`. */
   viewPath: readonly string[] | undefined
-  /** The text `range`, `grep` and offsets read: the view's text, else `text`. */
+  /** The text `range`, `grep` and offsets read: the view's text, else `text`; ANSI codes removed. */
   body: string
+  /** True when `body` had ANSI escape codes removed (echoes say so). */
+  cleaned: boolean
   /** Lines of the raw `text` (the view's lines are {@link LoadedBlob.lineCount}). */
   rawLineCount(): number
   /** Start offset of each line of `body` (lines split on `\n`, as `countLines`). */
@@ -39,7 +45,9 @@ export interface LoadedBlob {
  */
 export function loadedBlob(id: string, text: string, storedBytes: number, utf8Bytes: number, view?: LineView | null): LoadedBlob {
   const v = view === undefined ? lineView(text) : (view ?? undefined)
-  const body = v?.text ?? text
+  const lined = v?.text ?? text
+  const stripped = stripAnsi(lined)
+  const body = stripped ?? lined
   let starts: Int32Array | undefined
   let lower: string | null | undefined
   let rawLines: number | undefined
@@ -56,6 +64,7 @@ export function loadedBlob(id: string, text: string, storedBytes: number, utf8By
     utf8Bytes,
     viewPath: v === undefined ? undefined : Object.freeze([...v.path]),
     body,
+    cleaned: stripped !== undefined,
     rawLineCount: () => (v === undefined ? index().length : (rawLines ??= countLines(text))),
     starts: index,
     lineCount: () => index().length,
@@ -76,9 +85,12 @@ export function loadedBlob(id: string, text: string, storedBytes: number, utf8By
   }
 }
 
-/** ` of the "output" field` when `range` / `grep` read a view of the blob, else `''`: appended to their echoes. */
+/**
+ * ` of the "output" field` when `range` / `grep` read a view of the blob, ` (ANSI codes removed)`
+ * when they read it cleaned, else `''`: appended to their echoes so they never pass for the raw text.
+ */
 export function viewSuffix(blob: LoadedBlob): string {
-  return blob.viewPath === undefined ? '' : ` of ${viewLabel(blob.viewPath)}`
+  return `${blob.viewPath === undefined ? '' : ` of ${viewLabel(blob.viewPath)}`}${blob.cleaned ? ' (ANSI codes removed)' : ''}`
 }
 
 /** 0-based line holding char `offset`: binary search over line starts. */

@@ -1,9 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { stripAnsi } from '../filters/ansi/index.js'
 import { countLines } from '../trim/text.js'
 import { loadedBlob } from './blob.js'
 import { grepBlob, type GrepParams } from './grep.js'
-import { rangeLines } from './read.js'
+import { rangeChars, rangeLines } from './read.js'
 import { screenPattern } from './regex.js'
 
 const blob = (text: string) => loadedBlob('0123456789ab', text, 0, 0)
@@ -12,6 +13,8 @@ const params = (pattern: string, extra: Partial<GrepParams> = {}): GrepParams =>
   if (verdict.kind === 'refused') throw new Error('refused')
   return { verdict, pattern, ignoreCase: false, context: 0, page: 1, pageSize: 1_000_000, answerMaxChars: 10_000_000, timeoutMs: 10_000, callFor: (p) => `page ${p}`, rangeCall: (s, c) => `range ${s} ${c}`, ...extra }
 }
+// range and grep read the text with ANSI codes removed (as the excerpt shows it); line numbers are unchanged.
+const shown = (text: string): string => stripAnsi(text) ?? text
 const naiveLines = (text: string): string[] => {
   const lines = text.split('\n')
   if (text.endsWith('\n')) lines.pop()
@@ -31,7 +34,7 @@ describe('line index', () => {
       fc.property(textArb, (text) => {
         const b = blob(text)
         expect(b.lineCount()).toBe(countLines(text))
-        expect(Array.from({ length: b.lineCount() }, (_, i) => b.line(i))).toEqual(naiveLines(text))
+        expect(Array.from({ length: b.lineCount() }, (_, i) => b.line(i))).toEqual(naiveLines(shown(text)))
       }),
     )
   })
@@ -42,11 +45,11 @@ describe('grepBlob (literal) against a naive filter', () => {
     fc.assert(
       fc.property(textArb, fc.constantFrom('a', 'b', '.', 'a.b', 'ab', '😀', ' '), (text, needle) => {
         // Lines are shown in full here (short), so the shown text must be the line itself.
-        const expected = naiveLines(text).flatMap((l, i) => (l.includes(needle) ? [[i + 1, l] as [number, string]] : []))
+        const expected = naiveLines(shown(text)).flatMap((l, i) => (l.includes(needle) ? [[i + 1, l] as [number, string]] : []))
         const res = grepBlob(blob(text), params(needle))
         expect(res.ok).toBe(true)
         expect(numbered(res.text)).toEqual(expected)
-        if (expected.length === 0) expect(res.text).toMatch(/no line matches, all \d+ lines searched/)
+        if (expected.length === 0) expect(res.text).toMatch(/no line matches, all \d+ lines( \(ANSI codes removed\))? searched/)
       }),
     )
   })
@@ -54,7 +57,7 @@ describe('grepBlob (literal) against a naive filter', () => {
   it('pages cover every match exactly once', () => {
     fc.assert(
       fc.property(textArb, fc.integer({ min: 1, max: 4 }), (text, pageSize) => {
-        const expected = naiveLines(text).flatMap((l, i) => (l.includes('a') ? [i + 1] : []))
+        const expected = naiveLines(shown(text)).flatMap((l, i) => (l.includes('a') ? [i + 1] : []))
         const got: number[] = []
         for (let page = 1; page <= Math.max(1, Math.ceil(expected.length / pageSize)); page++) {
           got.push(...numbered(grepBlob(blob(text), params('a', { page, pageSize })).text).map(([n]) => n))
@@ -102,24 +105,13 @@ describe('grepBlob output', () => {
     expect(res.text).toContain('id=42;')
     expect(res.text).toMatch(/1 lines longer than 10000 chars were searched in 10000-char windows overlapping by 200/)
   })
-
-  it('answers a regex time-out as a time-out, never as no matches', () => {
-    const many = Array.from({ length: 50_000 }, (_, i) => `row ${i} value ${i * 7}`).join('\n')
-    const v = screenPattern('value \\d+z', { maxChars: 256 })
-    if (v.kind !== 'regex') throw new Error('expected a regex')
-    const res = grepBlob(blob(many), { ...params('x'), verdict: v, pattern: 'value \\d+z', timeoutMs: 1 })
-    expect(res.ok).toBe(false)
-    expect(res.text).toMatch(/timed out after \d+ ms, having searched \d+ of 50000 lines/)
-    expect(res.text).toMatch(/not a "no matches" answer/)
-    expect(res.text).not.toMatch(/no line matches/)
-  })
 })
 
 describe('rangeLines', () => {
   it('returns exactly lines start..start+count-1 with the echo', () => {
     fc.assert(
       fc.property(textArb, fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 20 }), (text, start, count) => {
-        const lines = naiveLines(text)
+        const lines = naiveLines(shown(text))
         const res = rangeLines(blob(text), start, count, 1_000_000, { range: () => '', offset: () => '' })
         if (lines.length === 0) {
           expect(res.text).toMatch(/empty/)
@@ -130,8 +122,61 @@ describe('rangeLines', () => {
           return
         }
         const end = Math.min(lines.length, start + count - 1)
-        expect(res.text).toBe(`[lines ${start}-${end} of ${lines.length}]\n${lines.slice(start - 1, end).join('\n')}`)
+        const note = shown(text) !== text ? ' (ANSI codes removed)' : ''
+        expect(res.text).toBe(`[lines ${start}-${end} of ${lines.length}${note}]\n${lines.slice(start - 1, end).join('\n')}`)
       }),
     )
+  })
+})
+
+describe('rangeChars', () => {
+  const isHigh = (c: number): boolean => c >= 0xd800 && c <= 0xdbff
+  const isLow = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff
+  const astral = fc.array(fc.oneof(fc.constantFrom('😀', '𝄞', 'a', 'é', ' '), fc.string({ unit: 'grapheme', maxLength: 3 })), { minLength: 1, maxLength: 40 }).map((a) => a.join('').replace(/\n/g, ' '))
+
+  it('always advances past the requested offset and never splits a surrogate pair', () => {
+    fc.assert(
+      fc.property(astral, fc.nat(), fc.integer({ min: 1, max: 8 }), (text, rawOffset, count) => {
+        fc.pre(text.length > 0)
+        const offset = rawOffset % text.length
+        let next: number | undefined
+        const res = rangeChars(blob(text), offset, count, 10_000, { range: () => '', offset: (o) => ((next = o), `offset ${o}`) })
+        expect(res.ok).toBe(true)
+        const m = /^\[chars (\d+)-(\d+) of (\d+)\]\n/.exec(res.text)!
+        const from = Number(m[1]) - 1
+        const to = Number(m[2])
+        expect(to).toBeGreaterThan(from)
+        expect(to).toBeGreaterThan(offset) // the answer covers the asked position
+        for (const cut of [from, to]) if (cut > 0 && cut < text.length) expect(isHigh(text.charCodeAt(cut - 1)) && isLow(text.charCodeAt(cut))).toBe(false)
+        expect(res.text.slice(m[0].length).startsWith(text.slice(from, to))).toBe(true)
+        if (to < text.length) expect(next).toBe(to) // the continue call moves on
+      }),
+    )
+  })
+
+  it('returns one whole emoji for count 1 at offset 0 (never an empty slice pointing at itself)', () => {
+    const text = '😀'.repeat(3000)
+    const res = rangeChars(blob(text), 0, 1, 10_000, { range: () => '', offset: (o, c) => `offset ${o} count ${c}` })
+    expect(res.text).toBe(`[chars 1-2 of 6000]\n😀\n[5998 chars follow; continue with offset 2 count 1]`)
+    const mid = rangeChars(blob(text), 1, 1, 10_000, { range: () => '', offset: (o, c) => `offset ${o} count ${c}` })
+    expect(mid.text.split('\n')[0]).toBe('[chars 1-2 of 6000]')
+  })
+})
+
+describe('grep time bound', () => {
+  it('times out by the injected clock, deterministically, and never says "no matches"', () => {
+    const many = Array.from({ length: 1_000 }, (_, i) => `row ${i} value ${i * 7}`).join('\n')
+    const v = screenPattern('value \\d+z', { maxChars: 256 })
+    if (v.kind !== 'regex') throw new Error('expected a regex')
+    let t = 0
+    const now = (): number => (t += 1) // each look at the clock is 1 ms later
+    const res = grepBlob(blob(many), { ...params('x'), verdict: v, pattern: 'value \\d+z', timeoutMs: 100, now })
+    expect(res.ok).toBe(false)
+    // Start reads the clock twice; then one read per line: the deadline (1 + 100) passes at line 99.
+    expect(res.text).toMatch(/timed out after \d+ ms, having searched 99 of 1000 lines/)
+    expect(res.text).not.toMatch(/no line matches/)
+    let u = 0
+    const slow = grepBlob(blob(many), { ...params('x'), verdict: v, pattern: 'value \\d+z', timeoutMs: 100, now: () => (u += 0.01) })
+    expect(slow.text).toMatch(/no line matches, all 1000 lines searched/) // within the bound: a real answer
   })
 })

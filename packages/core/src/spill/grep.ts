@@ -18,6 +18,8 @@ export interface GrepParams {
   pageSize: number
   answerMaxChars: number
   timeoutMs: number
+  /** Monotonic clock in ms for the time bound (tests inject one). @default performance.now */
+  now?: () => number
   /** Renders the exact follow-up call for a page. */
   callFor(page: number): string
   /** Renders the exact follow-up range call. */
@@ -33,7 +35,7 @@ interface Matches {
   timedOut?: { searched: number; ms: number }
 }
 
-const monotonic = (): number => globalThis.performance?.now() ?? Date.now()
+const systemClock = (): number => globalThis.performance?.now() ?? Date.now()
 
 function escapeRegex(s: string): string {
   return s.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')
@@ -57,7 +59,7 @@ function findLiteral(blob: LoadedBlob, needle: string, ignoreCase: boolean): Mat
   return out
 }
 
-function findRegex(blob: LoadedBlob, re: RegExp, window: number, timeoutMs: number): Matches {
+function findRegex(blob: LoadedBlob, re: RegExp, window: number, timeoutMs: number, monotonic: () => number): Matches {
   const deadline = monotonic() + timeoutMs
   const overlap = Math.min(REGEX_WINDOW_OVERLAP, Math.floor(window / 2))
   const out: Matches = { lines: [], cols: [], windowed: 0, window, overlap }
@@ -115,11 +117,12 @@ export function grepBlob(blob: LoadedBlob, p: GrepParams): FetchResponse {
   const label = p.verdict.kind === 'literal' ? `${JSON.stringify(p.pattern)} (plain text${p.ignoreCase ? ', any case' : ''})` : `/${p.pattern}/${p.ignoreCase ? 'i' : ''} (regex)`
   const total = blob.lineCount()
   const of = viewSuffix(blob) // lines are the view's when the result is JSON around text
+  const now = p.now ?? systemClock
   let found: Matches
   if (p.verdict.kind === 'literal') {
-    found = findLiteral(blob, p.verdict.needle, p.ignoreCase) ?? findRegex(blob, new RegExp(escapeRegex(p.verdict.needle), 'i'), REGEX_MAX_WINDOW, p.timeoutMs)
+    found = findLiteral(blob, p.verdict.needle, p.ignoreCase) ?? findRegex(blob, new RegExp(escapeRegex(p.verdict.needle), 'i'), REGEX_MAX_WINDOW, p.timeoutMs, now)
   } else {
-    found = findRegex(blob, p.verdict.re, p.verdict.window, p.timeoutMs)
+    found = findRegex(blob, p.verdict.re, p.verdict.window, p.timeoutMs, now)
   }
   if (found.timedOut !== undefined) {
     return {

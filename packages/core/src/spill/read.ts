@@ -1,5 +1,5 @@
 import type { SessionEntry } from '../store/types.js'
-import { safeEnd, safeStart } from '../trim/text.js'
+import { safeEnd } from '../trim/text.js'
 import { viewLabel } from '../trim/view.js'
 import { viewSuffix, type LoadedBlob } from './blob.js'
 import type { FetchResponse } from './types.js'
@@ -24,6 +24,7 @@ export function statBlob(blob: LoadedBlob, entry: SessionEntry): FetchResponse {
             `view: ${JSON.stringify(blob.viewPath)}, the text inside this JSON: ${blob.body.length} chars, ${blob.lineCount()} lines`,
             `range, grep and offset read the lines of ${viewLabel(blob.viewPath)}, numbered as in the excerpt; full returns the raw JSON`,
           ]),
+      ...(blob.cleaned ? ['ansi: range, grep and offset read the text with its ANSI colour codes removed, as the excerpt showed it (same line numbers); full returns it raw, codes included'] : []),
     ].join('\n'),
   }
 }
@@ -83,8 +84,11 @@ export function rangeChars(blob: LoadedBlob, offset: number, count: number, maxC
   const n = text.length
   if (n === 0) return { ok: true, text: `[the result${of} is empty: 0 chars]` }
   if (offset >= n) return { ok: false, text: `Offset ${offset} is past the end: the result${of} has ${n} chars. Ask offset between 0 and ${n - 1}.` }
-  const from = safeStart(text, offset)
-  const to = safeEnd(text, Math.min(n, from + Math.min(count, maxChars - 200)))
+  // Start on the pair's first half when `offset` points between the halves of one, and always
+  // return at least one whole code point: an empty slice would tell the model to ask again from here.
+  const from = safeEnd(text, offset)
+  let to = safeEnd(text, Math.min(n, from + Math.min(count, maxChars - 200)))
+  if (to <= from) to = Math.min(n, from + 2)
   const more = to < n ? `\n[${n - to} chars follow; continue with ${calls.offset(to, Math.min(count, maxChars - 200))}]` : ''
   return { ok: true, text: `[chars ${from + 1}-${to} of ${n}${of}]\n${text.slice(from, to)}${more}` }
 }

@@ -47,18 +47,50 @@ interface Shape {
   choices: number
 }
 
-/** One pass over the pattern source, skipping escapes and classes, counting what makes backtracking blow up. */
-function shapeOf(src: string): Shape {
+/** Classes two adjacent repeats can be told apart by: a char never in both (`\\w` / `\\s`, `\\d` / `\\D`, ...). */
+const DISJOINT_CLASSES = new Set(['w|W', 'd|D', 's|S', 'w|s', 'd|s', 'd|W'])
+
+/** An atom a repeat applies to: a class escape (`w`, `s`, ...), one literal char, or anything else. */
+type Atom = { cls: string } | { char: string } | undefined
+
+/** True when no char matches both atoms (unknown atoms never are). */
+function disjoint(a: Atom, b: Atom, flags: string): boolean {
+  if (a === undefined || b === undefined) return false
+  if ('cls' in a && 'cls' in b) return DISJOINT_CLASSES.has(`${a.cls}|${b.cls}`) || DISJOINT_CLASSES.has(`${b.cls}|${a.cls}`)
+  const lit = 'char' in a ? a : (b as { char: string })
+  const other = lit === a ? b : a
+  try {
+    const re = 'cls' in other ? new RegExp(`^\\${other.cls}$`, flags) : new RegExp(`^${other.char.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')}$`, flags)
+    return !re.test(lit.char)
+  } catch {
+    return false // half a surrogate pair and the like: assume they overlap
+  }
+}
+
+/**
+ * A quantified group is safe when its alternatives are plain text and none is a prefix of another
+ * (`(foo|bar)+`): then at most one alternative matches at any position, as with a single atom.
+ */
+function prefixFreeLiterals(body: string, ignoreCase: boolean): boolean {
+  const inner = body.startsWith('?:') ? body.slice(2) : body
+  if (/[\\^$.*+?()[\]{}]/.test(inner)) return false
+  const alts = inner.split('|').map((x) => (ignoreCase ? x.toLowerCase() : x))
+  return alts.every((x, i) => x !== '' && alts.every((y, j) => i === j || !y.startsWith(x)))
+}
+
+/**
+ * One pass over the pattern source, skipping escapes and classes, counting what makes backtracking
+ * blow up. Adjacent top-level repeats of disjoint atoms that each need one char (`\\w+\\s+\\w+`) are
+ * counted as one: where one ends and the next begins is forced, so they cannot trade chars.
+ */
+function shapeOf(src: string, flags: string): Shape {
   const shape: Shape = { backref: false, lookaround: false, quantifiedAlternation: false, unbounded: 0, choices: 1 }
-  const groups: boolean[] = [] // per open group: does it hold a top-level `|`?
+  const groups: Array<{ alt: boolean; start: number }> = [] // per open group: does it hold a top-level `|`?
   // 0: not a quantifier, 1: bounded, 2: unbounded. `?` right after a quantifier makes it lazy, not a new one.
   const quantAt = (i: number): 0 | 1 | 2 => {
     const c = src[i]
     if (c === '*' || c === '+') return 2
-    if (c === '?') {
-      const prev = src[i - 1]
-      return i > 0 && (prev === '*' || prev === '+' || prev === '?' || prev === '}') && src[i - 2] !== '\\' ? 0 : 1
-    }
+    if (c === '?') return 1
     if (c === '{') {
       const m = /^\{(\d+)(,(\d*))?\}/.exec(src.slice(i))
       if (m === null) return 0
@@ -66,32 +98,61 @@ function shapeOf(src: string): Shape {
     }
     return 0
   }
+  /** Length of the quantifier at `i` (with a lazy `?`) and the fewest repeats it allows. */
+  const quantSpan = (i: number): { len: number; min: number } => {
+    const m = /^\{(\d+)(?:,\d*)?\}/.exec(src.slice(i))
+    const len = m !== null ? m[0].length : 1
+    const min = m !== null ? Number(m[1]) : src[i] === '+' ? 1 : 0
+    return { len: len + (src[i + len] === '?' ? 1 : 0), min }
+  }
   const choicesAt = (i: number): number => {
     if (src[i] === '?') return 2
     const m = /^\{(\d+)(?:,(\d+))?\}/.exec(src.slice(i))
     return m === null ? 1 : Number(m[2] ?? m[1]) - Number(m[1]) + 1
   }
+  let atom: Atom // the atom ending right before `i`, if known
+  let atomStart = 0 // where it starts
+  let chain: { atom: Atom; end: number } | undefined // last top-level unbounded repeat that needs a char, and where it ends
   for (let i = 0; i < src.length; i++) {
-    const c = src[i]
+    const c = src[i]!
+    let next: Atom
+    const at = i
+    const q = quantAt(i)
+    if (q !== 0) {
+      const { len, min } = quantSpan(i)
+      if (q === 2) {
+        const chained = groups.length === 0 && min >= 1 && chain !== undefined && chain.end === atomStart && disjoint(chain.atom, atom, flags)
+        if (!chained) shape.unbounded++
+        chain = groups.length === 0 && min >= 1 && atom !== undefined ? { atom, end: i + len } : undefined
+      } else {
+        shape.choices = Math.min(1e9, shape.choices * Math.max(1, choicesAt(i)))
+        chain = undefined
+      }
+      atom = undefined
+      i += len - 1
+      continue
+    }
     if (c === '\\') {
       const n = src[i + 1] ?? ''
       if (/[1-9]/.test(n) || n === 'k') shape.backref = true
+      next = /[wWdDsS]/.test(n) ? { cls: n } : /[^A-Za-z0-9]/.test(n) && n !== '' ? { char: n } : undefined
       i++
     } else if (c === '[') {
       for (i++; i < src.length && src[i] !== ']'; i++) if (src[i] === '\\') i++
     } else if (c === '(') {
       if (/^\(\?(?:=|!|<=|<!)/.test(src.slice(i))) shape.lookaround = true
-      groups.push(false)
+      groups.push({ alt: false, start: i })
     } else if (c === '|') {
-      if (groups.length > 0) groups[groups.length - 1] = true
+      const g = groups[groups.length - 1]
+      if (g !== undefined) g.alt = true
     } else if (c === ')') {
-      const hadAlt = groups.pop() ?? false
-      if (quantAt(i + 1) !== 0 && hadAlt) shape.quantifiedAlternation = true
-    } else {
-      const q = quantAt(i)
-      if (q === 2) shape.unbounded++
-      else if (q === 1) shape.choices = Math.min(1e9, shape.choices * Math.max(1, choicesAt(i)))
+      const g = groups.pop()
+      if (g !== undefined && g.alt && quantAt(i + 1) !== 0 && !prefixFreeLiterals(src.slice(g.start + 1, i), flags.includes('i'))) shape.quantifiedAlternation = true
+    } else if (!'.^$'.includes(c)) {
+      next = { char: c }
     }
+    atom = next
+    atomStart = at
   }
   return shape
 }
@@ -121,7 +182,7 @@ export function screenPattern(pattern: string, opts: { literal?: boolean; ignore
       return { kind: 'literal', needle: pattern, why: 'invalid-regex' }
     }
   }
-  const shape = shapeOf(pattern)
+  const shape = shapeOf(pattern, re.flags)
   const window = regexWindow(shape.unbounded, shape.choices)
   const why =
     shape.backref ? 'it uses a back-reference'
@@ -131,6 +192,6 @@ export function screenPattern(pattern: string, opts: { literal?: boolean; ignore
     : window < MIN_WINDOW ? 'it has too many optional or repeated parts'
     : !safeRegex(re) ? 'it nests repeats, like (a+)+'
     : undefined
-  if (why !== undefined) return { kind: 'refused', reason: `Regex refused because ${why}, which can take exponential time. Use a simpler regex, or literal: true with a plain substring.` }
+  if (why !== undefined) return { kind: 'refused', reason: `Regex refused because ${why}, which may be slow on long text. Use a simpler regex, or literal: true with a plain substring.` }
   return { kind: 'regex', re, window }
 }

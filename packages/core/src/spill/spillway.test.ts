@@ -154,6 +154,16 @@ describe('fetch modes', () => {
     expect(res.text).not.toMatch(/no line matches/)
   })
 
+  it('grep runs the common linear regexes it used to refuse', async () => {
+    const text = [...log(300).split('\n'), 'GET /api/users took 12 ms status=200', 'foobarfoo then baz'].join('\n')
+    const { s, id } = await spilled(text)
+    const kv = await s.fetch({ id, mode: 'grep', pattern: '\\w+\\s+\\w+\\s+\\w+\\s+\\w+=' }, S)
+    expect(kv.ok).toBe(true)
+    expect(kv.text).toContain('301: GET /api/users took 12 ms status=200')
+    const alt = await s.fetch({ id, mode: 'grep', pattern: '(foo|bar)+ then' }, S)
+    expect(alt.text.split('\n').slice(1)).toEqual(['302: foobarfoo then baz'])
+  })
+
   it('grep times out on a slow regex and says so', async () => {
     const { s, id } = await spilled(Array.from({ length: 30_000 }, (_, i) => `row ${i} ${'a'.repeat(40)}`).join('\n'), { regexTimeoutMs: 1 })
     const res = await s.fetch({ id, mode: 'grep', pattern: 'a*a*a*b' }, S)
@@ -264,6 +274,45 @@ describe('sweep: TTL, tombstones, LRU cap', () => {
     expect(sizes.has(ids[11]!)).toBe(true)
     expect(sizes.has(ids[1]!)).toBe(false) // least recently used went first
     expect((await s.fetch({ id: ids[1]!, mode: 'stat' }, S)).text).toMatch(/no longer stored.*Re-run `terminal`/)
+  })
+
+  it('lists the store only on first use and when the running total crosses the cap', async () => {
+    let now = 0
+    const inner = memoryStore()
+    let listings = 0
+    const store: StorageAdapter = {
+      ...inner,
+      list() {
+        listings++
+        return inner.list()
+      },
+    }
+    const cap = 20_000
+    const s = createSpillway({ store, maxChars: 1_000, maxStoreBytes: cap, clock: () => ++now, compress: false })
+    const sizes: number[] = []
+    let crossings = 0
+    let running = 0
+    for (let i = 0; i < 12; i++) {
+      const before = listings
+      const { handle } = await s.handle({ tool: 'terminal', result: log(60 + i * 7, `job${i}`), ...S })
+      const after = await totalBytes(inner)
+      const mine = after.sizes.get(handle!.id)!
+      sizes.push(mine)
+      expect(after.total - mine).toBeLessThanOrEqual(cap) // the cap still holds to one blob
+      running += mine
+      const listed = listings - before
+      if (i === 0) expect(listed).toBe(1) // first use
+      else if (running > cap) {
+        expect(listed).toBe(1) // crossed the cap: list, evict, and restart from the true total
+        crossings++
+        running = after.total
+      } else expect(listed).toBe(0) // under the cap: no listing at all
+    }
+    expect(crossings).toBeGreaterThan(0)
+    expect(listings).toBeLessThan(12)
+    const before = listings
+    await s.handle({ tool: 'terminal', result: log(60 + 11 * 7, 'job11'), ...S }) // already stored: nothing added, nothing listed
+    expect(listings).toBe(before)
   })
 
   it('sweep brings an over-full store under a lowered cap, oldest access first', async () => {

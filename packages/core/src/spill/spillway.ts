@@ -1,6 +1,6 @@
 import { detectKind } from '../detect/detect.js'
 import { SpillwayError } from '../errors.js'
-import { isBlobId } from '../store/ids.js'
+import { isBlobId, isSessionId } from '../store/ids.js'
 import type { BlobInfo, SessionEntry, StorageAdapter } from '../store/types.js'
 import { resolveBudget } from '../trim/budget.js'
 import { resolveProfile } from '../trim/profiles.js'
@@ -16,22 +16,11 @@ import { entryIndex } from './entries.js'
 import { runMode } from './fetch.js'
 import { sha256Hex } from './hash.js'
 import { sweepStore, storeStats } from './sweep.js'
-import { FETCH_TOOL_DESCRIPTION, fetchToolParameters, parseFetchArgs, validSessionId } from './tool.js'
+import { FETCH_TOOL_DESCRIPTION, fetchToolParameters, parseFetchArgs } from './tool.js'
 import type { FetchContext, FetchRequest, FetchResponse, HandleInput, HandleResult, Spillway, SpillwayOptions } from './types.js'
 
 /** First-pass guess of the handle block's length; the fit is then made exact. */
 const BLOCK_ESTIMATE = 600
-
-function lineText(text: string, line: number): string {
-  let start = 0
-  for (let n = 1; n < line; n++) {
-    const i = text.indexOf('\n', start)
-    if (i === -1) return ''
-    start = i + 1
-  }
-  const end = text.indexOf('\n', start)
-  return text.slice(start, end === -1 ? text.length : end)
-}
 
 /**
  * The spill layer. `handle` turns a tool result into what the model sees: results that fit
@@ -72,37 +61,52 @@ export function createSpillway(options: SpillwayOptions): Spillway {
     knownSha.set(id, sha)
   }
 
-  /** Stores the text once (content-addressed) and returns its id: 12 hex, longer on a collision. */
-  async function store_(text: string, utf8: Uint8Array, meta: Omit<SessionEntry, 'id'>, view: LineView | undefined): Promise<string> {
+  /**
+   * Stores the text once (content-addressed) and returns its id (12 hex, longer on a collision) and
+   * the bytes this call added to the store (0 when the blob was already there).
+   */
+  async function store_(text: string, utf8: Uint8Array, meta: Omit<SessionEntry, 'id'>, view: LineView | undefined): Promise<{ id: string; added: number; blob?: LoadedBlob }> {
     const sha = await sha256Hex(utf8)
     for (let len = 12; len <= 64; len += 4) {
       const id = sha.slice(0, len)
       if (knownSha.get(id) === sha && (await store!.has(id))) {
         await store!.touch?.(id, meta.createdAt)
-        return id
+        return { id, added: 0 }
       }
       const existing = (await store!.has(id)) ? await store!.get(id) : undefined
       const theirs = existing === undefined ? undefined : envelopeHash(existing)
       if (theirs === sha) {
         remember(id, sha)
         await store!.touch?.(id, meta.createdAt)
-        return id
+        return { id, added: 0 }
       }
       if (theirs !== undefined) continue // same prefix, different content: use a longer id
       const envelope = encodeEnvelope(utf8, sha, o.compress)
       await store!.put(id, envelope, { sha256: sha, tool: meta.tool, kind: meta.kind, chars: meta.chars, lines: meta.lines, createdAt: meta.createdAt })
       remember(id, sha)
-      cache.set(loadedBlob(id, text, envelope.length, utf8.length, view ?? null))
-      return id
+      const blob = loadedBlob(id, text, envelope.length, utf8.length, view ?? null)
+      cache.set(blob)
+      return { id, added: envelope.length, blob }
     }
     throw new SpillwayError('integrity', 'every id prefix of this result is taken by other content')
   }
 
+  // Stored bytes as this process last knew them (undefined: not listed yet). Kept up to date on
+  // put, eviction and sweep, so `handle` lists the whole store (a file read per blob with fsStore)
+  // only on first use and when the running total crosses the cap. Other processes' writes are
+  // seen at the next listing; within this process the cap holds to one blob.
+  let storeBytes: number | undefined
+
   /** Keeps the store under `maxStoreBytes` by evicting least recently used blobs, never `keep`. */
-  async function enforceCap(keep: string): Promise<void> {
+  async function enforceCap(keep: string, added: number): Promise<void> {
+    if (storeBytes !== undefined) {
+      storeBytes += added
+      if (storeBytes <= o.maxStoreBytes) return
+    }
     const all: BlobInfo[] = []
     for await (const b of store!.list()) all.push(b)
     let total = all.reduce((s, b) => s + b.bytes, 0)
+    storeBytes = total
     if (total <= o.maxStoreBytes) return
     all.sort((a, b) => a.lastAccessAt - b.lastAccessAt || (a.id < b.id ? -1 : 1))
     for (const b of all) {
@@ -112,18 +116,20 @@ export function createSpillway(options: SpillwayOptions): Spillway {
       cache.delete(b.id)
       knownSha.delete(b.id)
       total -= b.bytes
+      storeBytes = total
     }
   }
 
-  function fitWithBlock(result: string, lined: string, tool: string, args: unknown, facts: Omit<BlockFacts, 'salientText' | 'salientCount' | 'firstSalient' | 'omitted'>): { content: string; outcome: TrimOutcome } {
+  function fitWithBlock(result: string, lined: LoadedBlob, tool: string, args: unknown, facts: Omit<BlockFacts, 'salientText' | 'salientCount' | 'firstSalient' | 'omitted'>): { content: string; outcome: TrimOutcome } {
     const trim = (maxChars: number): TrimOutcome => trimResult(result, { ...trimBase, tool, args, maxChars: Math.max(0, maxChars) })
     const block = (out: TrimOutcome): string => {
       const first = out.salient[0]
       return handleBlock({
         ...facts,
         salientCount: out.salient.length,
-        // `salient` counts lines of the view when there is one (`lined`), as fetch_result does.
-        ...(first !== undefined ? { firstSalient: first, salientText: lineText(lined, first) } : {}),
+        // `salient` counts lines of the view when there is one, as fetch_result does; the text is
+        // the line fetch_result's grep reads (ANSI codes removed), so the suggested grep finds it.
+        ...(first !== undefined ? { firstSalient: first, salientText: lined.line(first - 1) } : {}),
         ...(out.omitted[0] !== undefined ? { omitted: out.omitted[0] } : {}),
       })
     }
@@ -151,7 +157,7 @@ export function createSpillway(options: SpillwayOptions): Spillway {
       return { content: outcome.text, changed: outcome.changed, outcome }
     }
     const exempt = tool === FETCH_TOOL_NAME || resolveProfile(tool, options.profiles).exempt
-    if (exempt || result.length <= budget || result.length < o.spillOver || !validSessionId(input?.sessionId)) return plain()
+    if (exempt || result.length <= budget || result.length < o.spillOver || !isSessionId(input?.sessionId)) return plain()
     try {
       const utf8 = new TextEncoder().encode(result)
       const lines = countLines(result)
@@ -160,11 +166,12 @@ export function createSpillway(options: SpillwayOptions): Spillway {
       // JSON around text: the block and fetch_result number the lines inside, as the excerpt does.
       // Memoized, so the trims below do not parse the result again.
       const view = safeView(result)
-      const id = await store_(result, utf8, { tool, kind, chars: result.length, lines, createdAt }, view)
+      const stored = await store_(result, utf8, { tool, kind, chars: result.length, lines, createdAt }, view)
+      const id = stored.id
       await index.put(input.sessionId, { id, tool, kind, chars: result.length, lines, createdAt })
-      await enforceCap(id)
-      const lined = view?.text ?? result
-      const facts = { id, tool, chars: result.length, lines: view === undefined ? lines : countLines(lined), kind, ...(view !== undefined ? { view: view.path } : {}) }
+      await enforceCap(id, stored.added)
+      const lined = stored.blob ?? loadedBlob(id, result, 0, utf8.length, view ?? null)
+      const facts = { id, tool, chars: result.length, lines: view === undefined ? lines : countLines(view.text), kind, ...(view !== undefined ? { view: view.path } : {}) }
       const { content, outcome } = fitWithBlock(result, lined, tool, args, facts)
       return { content, changed: true, handle: { id }, outcome }
     } catch {
@@ -201,7 +208,7 @@ export function createSpillway(options: SpillwayOptions): Spillway {
     const parsed = parseFetchArgs(req)
     if (!parsed.ok) return { ok: false, text: parsed.text }
     const r = parsed.req
-    if (!validSessionId(ctx?.sessionId)) return { ok: false, text: 'fetch_result needs the session of the conversation; none was given.' }
+    if (!isSessionId(ctx?.sessionId)) return { ok: false, text: 'fetch_result needs the session of the conversation; none was given.' }
     if (!isBlobId(r.id)) return { ok: false, text: `"${String(r.id).slice(0, 70)}" is not a result id: ids are 12 or more hex characters, shown in the handle block under an excerpt.` }
     const entry = await index.get(ctx.sessionId, r.id)
     // Same answer whether the blob exists in another session or nowhere: ids leak nothing.
@@ -236,6 +243,7 @@ export function createSpillway(options: SpillwayOptions): Spillway {
         cache.delete(id)
         knownSha.delete(id)
       }
+      storeBytes = report.bytes
       const { removedIds: _ids, ...rest } = report
       void _ids
       return rest

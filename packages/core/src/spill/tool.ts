@@ -1,4 +1,3 @@
-import { MAX_SESSION_ID_CHARS } from '../store/ids.js'
 import { FETCH_TOOL_NAME } from './defaults.js'
 import type { FetchMode, FetchRequest, JsonSchema } from './types.js'
 
@@ -69,10 +68,4 @@ export function parseFetchArgs(args: unknown): { ok: true; req: FetchRequest } |
     else if (v === false || v === 'false') req[f] = false
   }
   return { ok: true, req }
-}
-
-/** Whether a session id can be used (same rule as the stores). */
-export function validSessionId(s: unknown): s is string {
-  // eslint-disable-next-line no-control-regex
-  return typeof s === 'string' && s.length > 0 && s.length <= MAX_SESSION_ID_CHARS && !/[\u0000-\u001f\u007f]/.test(s)
 }

@@ -95,11 +95,17 @@ describe('views in the spill layer', () => {
     expect(stat).toContain(`lines: ${api.split('\n').length}`)
   })
 
-  it('grep suggestions match ANSI-coloured salient lines as stored', async () => {
+  it('grep suggestions match ANSI-coloured salient lines, read as the excerpt showed them', async () => {
     const coloured = output.replace(FAILURE, `\x1b[31mFAILED\x1b[0m tests/test_io.py::test_roundtrip - AssertionError: expected 3 got 4`)
     const s = sw()
-    const res = await s.handle({ tool: 'terminal', result: JSON.stringify({ output: coloured, exit_code: 1 }), ...S })
+    const raw = JSON.stringify({ output: coloured, exit_code: 1 })
+    const res = await s.handle({ tool: 'terminal', result: raw, ...S })
     const grep = calls(res.content).find((c) => c['mode'] === 'grep')!
-    expect(await s.fetchTool.execute(grep, S)).toContain('3000: \x1b[31mFAILED')
+    const out = await s.fetchTool.execute(grep, S)
+    expect(out).toContain('3000: FAILED tests/test_io.py::test_roundtrip')
+    expect(out).toContain('of the "output" field (ANSI codes removed)')
+    const full = await s.fetchTool.execute({ id: grep['id'], mode: 'full' }, S)
+    expect(full.endsWith(`\n${raw}`)).toBe(true) // full stays raw, byte for byte
+    expect(full.split('\n')[0]).toMatch(/raw: ANSI codes included/)
   })
 })

@@ -16,10 +16,15 @@ export function assertBlobId(id: unknown): asserts id is string {
   if (!isBlobId(id)) throw new SpillwayError('invalid_id', `invalid blob id ${JSON.stringify(String(id).slice(0, 80))}: expected 12-64 lower-case hex characters`)
 }
 
-/** Throws `invalid_id` unless `sessionId` is a non-empty string of at most 128 chars without control characters. */
-export function assertSessionId(sessionId: unknown): asserts sessionId is string {
+/** True when `sessionId` is a non-empty string of at most 128 chars without control characters: the one rule stores and `fetch_result` apply. */
+export function isSessionId(sessionId: unknown): sessionId is string {
   // eslint-disable-next-line no-control-regex
-  if (typeof sessionId !== 'string' || sessionId.length === 0 || sessionId.length > MAX_SESSION_ID_CHARS || /[\u0000-\u001f\u007f]/.test(sessionId)) {
+  return typeof sessionId === 'string' && sessionId.length > 0 && sessionId.length <= MAX_SESSION_ID_CHARS && !/[\u0000-\u001f\u007f]/.test(sessionId)
+}
+
+/** Throws `invalid_id` unless {@link isSessionId} holds. */
+export function assertSessionId(sessionId: unknown): asserts sessionId is string {
+  if (!isSessionId(sessionId)) {
     throw new SpillwayError('invalid_id', `invalid session id: expected 1-${MAX_SESSION_ID_CHARS} printable characters`)
   }
 }

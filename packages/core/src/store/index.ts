@@ -1,3 +1,3 @@
 export type { BlobInfo, BlobMeta, SessionEntry, StorageAdapter } from './types.js'
-export { BLOB_ID_PATTERN, MAX_SESSION_ID_CHARS, assertBlobId, assertSessionId, isBlobId } from './ids.js'
+export { BLOB_ID_PATTERN, MAX_SESSION_ID_CHARS, assertBlobId, assertSessionId, isBlobId, isSessionId } from './ids.js'
 export { memoryStore, type MemoryStoreOptions } from './memory.js'

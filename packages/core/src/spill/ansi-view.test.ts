@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest'
+import { memoryStore } from '../store/memory.js'
+import { createSpillway } from './spillway.js'
+
+// A coloured rustc-style log: 2000 lines, bold red error at 1201, escape codes on many lines.
+const RED = '\x1b[1m\x1b[31m'
+const OFF = '\x1b[0m'
+const colouredLog = Array.from({ length: 2000 }, (_, i) => {
+  const n = i + 1
+  if (n === 1201) return `${RED}error[E0308]${OFF}${'\x1b[1m'}: mismatched types${OFF}`
+  if (n === 1202) return `  ${'\x1b[34m'}-->${OFF} src/main.rs:12:5`
+  return n % 3 === 0 ? `\x1b[32m   Compiling\x1b[0m crate-${n} v0.1.0` : `step ${n} ok`
+}).join('\n')
+const S = { sessionId: 'chat-1' }
+const calls = (content: string): Array<Record<string, unknown>> =>
+  content.split('\n').flatMap((l) => {
+    const m = /^- fetch_result (\{.*\})$/.exec(l)
+    return m === null ? [] : [JSON.parse(m[1]!) as Record<string, unknown>]
+  })
+
+describe.each([
+  { name: 'a coloured log', raw: colouredLog, of: '' },
+  { name: 'a terminal JSON result whose output is coloured', raw: JSON.stringify({ output: colouredLog, exit_code: 101, error: null }), of: ' of the "output" field' },
+])('fetch_result on $name', ({ raw, of }) => {
+  const setup = async () => {
+    const s = createSpillway({ store: memoryStore(), maxChars: 2_000, fullMaxChars: 1_000_000 })
+    const res = await s.handle({ tool: 'terminal', result: raw, ...S })
+    return { s, res, id: res.handle!.id }
+  }
+
+  it('answers every call the handle block suggests, and its grep finds the line', async () => {
+    const { s, res } = await setup()
+    const suggested = calls(res.content)
+    expect(suggested.some((c) => c['mode'] === 'grep')).toBe(true)
+    for (const c of suggested) {
+      const out = await s.fetch(c as never, S)
+      expect(out.ok, JSON.stringify(c)).toBe(true)
+      expect(out.text).not.toContain('\x1b')
+      if (c['mode'] === 'grep') {
+        expect(out.text, JSON.stringify(c)).toMatch(/: [1-9]\d* matching lines? of 2000/)
+        expect(out.text).not.toMatch(/no line matches/)
+      }
+    }
+  })
+
+  it('grep and range read the text as the excerpt showed it; full stays raw', async () => {
+    const { s, res, id } = await setup()
+    expect(res.content).toContain('1201: error[E0308]: mismatched types')
+    const g = await s.fetch({ id, mode: 'grep', pattern: 'error[E0308]: mismatched types', literal: true }, S)
+    expect(g.text.split('\n')).toEqual([`[grep "error[E0308]: mismatched types" (plain text): 1 matching lines of 2000${of} (ANSI codes removed); page 1 of 1 shows matches 1-1]`, '1201: error[E0308]: mismatched types'])
+    const step = await s.fetch({ id, mode: 'grep', pattern: 'step 1999 ok' }, S)
+    expect(step.text).toContain('1999: step 1999 ok')
+    const r = await s.fetch({ id, mode: 'range', start: 1201, count: 2 }, S)
+    expect(r.text).toBe(`[lines 1201-1202 of 2000${of} (ANSI codes removed)]\nerror[E0308]: mismatched types\n  --> src/main.rs:12:5`)
+    const stat = (await s.fetch({ id, mode: 'stat' }, S)).text
+    expect(stat).toMatch(/ANSI colour codes removed, as the excerpt showed it \(same line numbers\); full returns it raw/)
+    expect(stat).toContain(`chars: ${raw.length}\n`)
+    const full = (await s.fetch({ id, mode: 'full' }, S)).text
+    expect(full.slice(full.indexOf('\n') + 1)).toBe(raw)
+  })
+})
+
+describe('echoes on text without ANSI codes', () => {
+  it('say nothing about removed codes', async () => {
+    const plain = colouredLog.replace(/\x1b\[[0-9;]*m/g, '')
+    const s = createSpillway({ store: memoryStore(), maxChars: 2_000 })
+    const id = (await s.handle({ tool: 'terminal', result: plain, ...S })).handle!.id
+    expect((await s.fetch({ id, mode: 'range', start: 1, count: 1 }, S)).text).toBe('[lines 1-1 of 2000]\nstep 1 ok')
+    expect((await s.fetch({ id, mode: 'stat' }, S)).text).not.toMatch(/ANSI/)
+  })
+})
