@@ -6,12 +6,13 @@ export { estimateTokens } from './trim/tokens.js'
 export { countLines, headChars, tailChars, safeEnd, safeStart, clipLine } from './trim/text.js'
 export { lineSalience, scanLines, type LineScan, type SalientLine } from './trim/salient.js'
 export { fitText, type FitResult } from './trim/fit.js'
+export type { LineMap } from './trim/linemap.js'
 export { TERMINAL_OUTPUT_KEYS, lineView, terminalOutputKey, viewLabel, type LineView } from './trim/view.js'
 export { detectKind } from './detect/detect.js'
 export {
-  DEFAULT_FILTERS, type FilterContext, type FilterDef, type FilterFn,
+  DEFAULT_FILTERS, type FilterContext, type FilterDef, type FilterFn, type FilterOutput, type MergedLines,
   stripAnsi, collapseProgress, summarizeJson, renderCompact, summarizeDiff, summarizeDiffInJson, parseDiff, describeFile,
-  dedupExact, dedupNear, collapseBlankRuns, maskLine, trimTerminalJson, trimAria, trimAriaInJson, summarizeSearch, parseSearch, listedFiles,
+  dedupExact, dedupExactMapped, dedupNear, collapseBlankRuns, collapseBlankRunsMapped, countBlankRuns, maskLine, trimTerminalJson, trimAria, trimAriaInJson, summarizeSearch, parseSearch, listedFiles,
   trimEvents, isEventsHeader, unwrapEnvelope,
   DEFAULT_ARIA, DEFAULT_DEDUP, DEFAULT_DIFF_SUMMARY, DEFAULT_EVENTS, DEFAULT_JSON_SUMMARY, DEFAULT_SEARCH_SUMMARY,
   type AriaOptions, type DedupOptions, type DiffSummaryOptions, type EventsOptions, type JsonSummaryOptions, type SearchSummaryOptions,

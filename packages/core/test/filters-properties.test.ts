@@ -112,3 +112,39 @@ describe('filters: each one alone', () => {
     )
   })
 })
+
+// Review finding 5: `omitted` is never silently empty. Every line of the input is either shown
+// verbatim in the excerpt (head, tail, a numbered `N: line`, the first line of a merged run) or
+// inside a reported omitted range; coarse (`omittedExact: false`) after structural filters.
+describe('filters: omitted ranges account for every line not shown', () => {
+  const logLine = fc.oneof(word.map((w) => `step ${w} ok`), fc.constantFrom('ERROR: boom', 'WARN retrying', '', 'exit code 1', 'panic: nil map'))
+  const logArb = fc.array(fc.tuple(logLine, fc.oneof(fc.constant(1), fc.integer({ min: 2, max: 80 }))), { maxLength: 200 }).map((rs) => rs.flatMap(([l, n]) => Array<string>(n).fill(l)).join('\n'))
+  const plain = fc.oneof(diffArb, grepArb, ariaArb, eventsArb, logArb).filter((t) => !/[\r\x1b]/.test(t))
+  let coarse = 0
+  it('every input line is in the excerpt or in an omitted range', () => {
+    fc.assert(
+      fc.property(plain, fc.integer({ min: 100, max: 6000 }), tool, (text, maxChars, t) => {
+        const out = trimResult(text, t === undefined ? { maxChars } : { maxChars, tool: t })
+        const lines = text.split('\n')
+        if (text.endsWith('\n')) lines.pop()
+        if (!out.omittedExact) {
+          coarse++
+          expect(out.omitted.length).toBe(1)
+        }
+        let prevEnd = 0
+        for (const r of out.omitted) {
+          expect(r.start).toBeGreaterThan(prevEnd)
+          expect(r.end).toBeGreaterThanOrEqual(r.start)
+          expect(r.end).toBeLessThanOrEqual(Math.max(1, lines.length))
+          prevEnd = r.end
+        }
+        const covered = (n: number): boolean => out.omitted.some((r) => r.start <= n && n <= r.end)
+        lines.forEach((line, i) => {
+          if (!covered(i + 1)) expect(out.text.includes(line), `line ${i + 1}: ${JSON.stringify(line)}`).toBe(true)
+        })
+      }),
+      params,
+    )
+    expect(coarse).toBeGreaterThan(0)
+  })
+})

@@ -26,6 +26,14 @@ function isContextLine(line: string): boolean {
   }
   return false
 }
+// Compiler and linter diagnostics (`a.c:3:5: error:`, tsc `a.ts:12:5 - error TS2322:`, mypy
+// `a.py:12: error:`, ruff `a.py:1:8: F401`) and Go `log` lines with a file prefix (`main.go:42: msg`:
+// gofmt'd source starts its lines with a tab, so a space after `.go:N:` is a log, not a grep hit).
+// They look like `path:line:text`, but they are a command's output: never summarized as a search.
+const DIAGNOSTIC = /^[^\s:]+:\d+(?::\d+)?(?::? (?:- )?(?:fatal error|error|warning|note)\b|: [A-Z]{1,4}\d{3,4}\b)|^[^\s:]+\.go:\d+: /
+// Lines only a command's output has: make / ninja failures, a shell prompt, exit codes, Go
+// panics, compiler and test-runner verdicts.
+const COMMAND_LINE = /^(?:make(?:\[\d+\])?: \*\*\*|ninja: build stopped|\$ \S|exit (?:code|status)\b|Exit code:? \d|panic: |fatal error: |goroutine \d+ \[|Found \d+ errors?\b|error(?:\[E\d+\])?: |--- FAIL|FAIL\b|Traceback \(most recent call last\))/i
 // A letter somewhere: `3.14` or `1.2.3` is a number, not a path.
 const PATH_ONLY = /^(?=[^\s:]*[A-Za-z])(?:\.{0,2}\/)?[\w@~.+-][^\s:]*[/.][^\s:]*$/
 
@@ -67,6 +75,7 @@ export function detectKind(text: string): ContentKind {
   let paths = 0
   let log = 0
   let nonEmpty = 0
+  let command = 0
   for (const line of lines) {
     if (line.trim() === '') continue
     nonEmpty++
@@ -75,13 +84,17 @@ export function detectKind(text: string): ContentKind {
     else if (NUMBERED.test(line)) numbered++
     else if (PATH_ONLY.test(line)) paths++
     if (LOG_LINE.test(line)) log++
+    if (DIAGNOSTIC.test(line) || COMMAND_LINE.test(line)) command++
   }
   if (nonEmpty === 0) return 'text'
   if (aria >= nonEmpty * 0.6 || /^- (?:Page Snapshot|generic|document|banner)\b.*:?$/m.test(trimmed.slice(0, 200)) && aria >= nonEmpty * 0.3) return 'aria'
-  if (search >= nonEmpty * 0.6) return 'search'
-  // rg --heading: path lines, each followed by `12:text` lines; grep -l / find: only paths
-  if (paths > 0 && log < nonEmpty * 0.3 && numbered >= nonEmpty * 0.3 && paths + numbered + search >= nonEmpty * 0.9) return 'search'
-  if (nonEmpty >= 3 && paths >= nonEmpty * 0.9) return 'search'
+  // One compiler diagnostic, `make: ***` or panic line makes it a command's output, not a search.
+  if (command === 0) {
+    if (search >= nonEmpty * 0.6) return 'search'
+    // rg --heading: path lines, each followed by `12:text` lines; grep -l / find: only paths
+    if (paths > 0 && log < nonEmpty * 0.3 && numbered >= nonEmpty * 0.3 && paths + numbered + search >= nonEmpty * 0.9) return 'search'
+    if (nonEmpty >= 3 && paths >= nonEmpty * 0.9) return 'search'
+  } else if (search >= nonEmpty * 0.6) return 'log'
   if (log >= nonEmpty * 0.3) return 'log'
   if (/<\/?(?:div|span|p|a|table|script)\b[^>]*>/i.test(sample) && (sample.match(/</g)?.length ?? 0) > 20) return 'html'
   return 'text'

@@ -2,6 +2,7 @@ import type { ToolIndex } from '../select/types.js'
 import { argumentsTooLarge, validateArgs } from './validate.js'
 import { BRIDGE_NAMES, callTarget, parseArgs } from './unwrap.js'
 import type { BridgeTool, DisclosableTool, ResolvedCall, SessionContext } from './types.js'
+import { asText } from '../trim/as-text.js'
 
 /** Longest description shown per `tool_search` hit, in chars; `tool_describe` gives the full text. */
 const HIT_DESCRIPTION_CHARS = 200
@@ -61,16 +62,6 @@ export function resolveBridgeCall<T extends DisclosableTool>(cat: BridgeCatalog<
     }
   }
   return { ok: true, name: target.name, args: callArgs }
-}
-
-const asText = (value: unknown): string => {
-  if (typeof value === 'string') return value
-  if (value === undefined) return ''
-  try {
-    return JSON.stringify(value) ?? String(value)
-  } catch {
-    return String(value)
-  }
 }
 
 const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 3)}...` : s)

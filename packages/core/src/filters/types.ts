@@ -11,10 +11,26 @@ export interface FilterContext {
 }
 
 /**
- * A filter: a pure function that returns the new text, or `undefined` for "no change".
- * It may throw; the pipeline then skips it (fail open).
+ * A filter's new text with where its lines came from. Filters that rewrite lines (summaries)
+ * return plain text; `trimResult` then reports one coarse omitted range
+ * (`TrimOutcome.omittedExact: false`).
  */
-export type FilterFn = (text: string, ctx: FilterContext) => string | undefined
+export interface FilterOutput {
+  /** The new text. */
+  text: string
+  /**
+   * For filters that only merge runs of consecutive lines (exact dedup, blank-run collapse):
+   * `lineStarts[i]` is the 1-based input line where output line `i + 1` begins, strictly
+   * ascending from 1. The fitter then numbers kept lines with the original's line numbers.
+   */
+  lineStarts?: readonly number[]
+}
+
+/**
+ * A filter: a pure function that returns the new text (or a {@link FilterOutput}), or
+ * `undefined` for "no change". It may throw; the pipeline then skips it (fail open).
+ */
+export type FilterFn = (text: string, ctx: FilterContext) => string | FilterOutput | undefined
 
 /** A filter and when the pipeline runs it. */
 export interface FilterDef {
@@ -23,6 +39,11 @@ export interface FilterDef {
   kinds: readonly ContentKind[] | 'any'
   /** Profiles (by name) it also runs for, whatever the detected kind (e.g. `search` for `rg --heading` output). */
   profiles?: readonly string[]
+  /**
+   * Profiles (by name) it never runs for, whatever the detected kind: e.g. the search filter on a
+   * `terminal` or `read_file` result, whose `path:line:` lines are compiler output or file text.
+   */
+  skipProfiles?: readonly string[]
   /** Runs only when the profile lists it in `filters` (or, under budget, in `lossless`). */
   optIn?: boolean
   /** Inputs longer than this (chars) skip the filter, so huge logs stay as fast as the fitter. */

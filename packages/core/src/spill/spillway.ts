@@ -5,6 +5,7 @@ import type { BlobInfo, SessionEntry, StorageAdapter } from '../store/types.js'
 import { resolveBudget } from '../trim/budget.js'
 import { resolveProfile } from '../trim/profiles.js'
 import { countLines } from '../trim/text.js'
+import { asText } from '../trim/as-text.js'
 import { trimResult } from '../trim/trim.js'
 import type { ContentKind, TrimOptions, TrimOutcome } from '../trim/types.js'
 import { lineView, type LineView } from '../trim/view.js'
@@ -252,16 +253,6 @@ export function createSpillway(options: SpillwayOptions): Spillway {
       cache.clear()
       knownSha.clear()
     },
-  }
-}
-
-/** A non-string result as text (JSON when it can be), like `trimResult` does. */
-function asText(result: unknown): string {
-  if (result === undefined || result === null) return ''
-  try {
-    return typeof result === 'object' ? (JSON.stringify(result) ?? String(result)) : String(result)
-  } catch {
-    return Object.prototype.toString.call(result)
   }
 }
 

@@ -1,4 +1,5 @@
 import { GAP_MARKER_MAX, MAIN_MARKER_MAX, gapMarker, mainMarker } from './marker.js'
+import { firstLine, rangeMapper, type LineMap } from './linemap.js'
 import { nextStart, type Line } from './lines.js'
 import { pickMiddle } from './middle.js'
 import { scanLines, type LineScan, type SalientLine } from './salient.js'
@@ -65,12 +66,20 @@ export function charCut(text: string, budget: number, headShare: number, lines: 
 /**
  * Fits `text` into `budget` chars: head lines, tail lines and, between them, salient lines with
  * a little context, each numbered, with a visible marker for every omission.
+ *
+ * With `map` (when `text` is a filtered copy of `map.source` whose lines merge runs of source
+ * lines, e.g. exact dedup), kept lines are numbered with their source line numbers, and the
+ * markers and `omitted` speak of source lines; below {@link MIN_LINE_FIT} the char cut is made
+ * on the source, whose char offsets the marker then names.
  */
-export function fitText(text: string, budget: number, profile: Profile, scan?: LineScan): FitResult {
+export function fitText(text: string, budget: number, profile: Profile, scan?: LineScan, map?: LineMap): FitResult {
   const sc = scan ?? scanLines(text, profile.salient)
   if (text.length <= budget) return { text, omitted: [], scan: sc }
   const headShare = profile.head + profile.tail > 0 ? profile.head / (profile.head + profile.tail) : 0.5
-  if (budget < MIN_LINE_FIT) return { ...charCut(text, budget, headShare, sc.lines), scan: sc }
+  const plainCut = (): FitResult =>
+    map !== undefined ? { ...charCut(map.source, budget, headShare, map.lines), scan: sc } : { ...charCut(text, budget, headShare, sc.lines), scan: sc }
+  if (budget < MIN_LINE_FIT) return plainCut()
+  const label = map !== undefined ? (n: number): number => firstLine(map, n) : (n: number): number => n
 
   const avail = budget - MAIN_MARKER_MAX - GAP_MARKER_MAX
   let headQuota = Math.floor(avail * profile.head)
@@ -88,7 +97,7 @@ export function fitText(text: string, budget: number, profile: Profile, scan?: L
     candidates = []
   }
 
-  const picked = pickMiddle(text, candidates, headEnd, tailStart, midQuota, profile)
+  const picked = pickMiddle(text, candidates, headEnd, tailStart, midQuota, profile, label)
   if (picked.cost < midQuota && text.charCodeAt(tailStart - 1) === 10 && (headEnd === 0 || text.charCodeAt(headEnd - 1) === 10)) {
     // Budget the middle did not use extends the tail, then the head (whole lines only).
     const last = picked.lines[picked.lines.length - 1]
@@ -98,9 +107,9 @@ export function fitText(text: string, budget: number, profile: Profile, scan?: L
     headEnd = takeHead(text, 0, headLimit, avail - picked.cost - (text.length - tailStart))
   }
 
-  const rendered = render(text, sc, headEnd, tailStart, picked.lines, profile)
+  const rendered = render(text, sc, headEnd, tailStart, picked.lines, profile, map)
   if (rendered.text.length <= budget) return { ...rendered, scan: sc }
-  return { ...charCut(text, budget, headShare, sc.lines), scan: sc }
+  return plainCut()
 }
 
 /** Head end and tail start offsets: whole lines, or part of a line when not even one fits. */
@@ -112,7 +121,14 @@ function headAndTail(text: string, headQuota: number, tailQuota: number): { head
   return { headEnd, tailStart }
 }
 
-function render(text: string, sc: LineScan, headEnd: number, tailStart: number, mid: Line[], profile: Profile): Omit<FitResult, 'scan'> {
+function render(text: string, sc: LineScan, headEnd: number, tailStart: number, mid: Line[], profile: Profile, map: LineMap | undefined): Omit<FitResult, 'scan'> {
+  // Ranges are found in the filtered text's lines, then said (and returned) in the source's.
+  const toSource = map !== undefined ? rangeMapper(map, text) : (r: LineRange): LineRange => r
+  const label = map !== undefined ? (n: number): number => firstLine(map, n) : (n: number): number => n
+  const gap = (from: number, to: number, chars: number): string => {
+    const r = toSource({ start: from, end: to, chars })
+    return gapMarker(r.start, r.end, r.chars)
+  }
   const head = text.slice(0, headEnd)
   const tail = text.slice(tailStart)
   const headCut = head.length > 0 && !head.endsWith('\n')
@@ -130,36 +146,38 @@ function render(text: string, sc: LineScan, headEnd: number, tailStart: number, 
     if (l.n > cursorLine) {
       const chars = l.start - cursorOffset
       omitted.push({ start: cursorLine, end: l.n - 1, chars })
-      if (body.length > 0) body.push(gapMarker(cursorLine, l.n - 1, chars), '\n')
+      if (body.length > 0) body.push(gap(cursorLine, l.n - 1, chars), '\n')
     }
     const line = text.slice(l.start, l.end)
     const clipped = clipLine(line, profile.maxLineChars)
     if (clipped.length < line.length) omitted.push({ start: l.n, end: l.n, chars: line.length - safeEnd(line, clipped.length) })
-    body.push(`${l.n}: ${clipped}\n`)
+    body.push(`${label(l.n)}: ${clipped}\n`)
     cursorLine = l.n + 1
     cursorOffset = nextStart(text, l.start)
   }
   if (tailStart > cursorOffset) {
     const chars = tailStart - cursorOffset
     omitted.push({ start: Math.min(cursorLine, last), end: last, chars })
-    if (mid.length > 0) body.push(gapMarker(Math.min(cursorLine, last), last, chars), '\n')
+    if (mid.length > 0) body.push(gap(Math.min(cursorLine, last), last, chars), '\n')
   }
-  const inSpan = sc.salient.filter((s) => s.line >= first && s.line <= last)
+  const merged = mergeRanges(omitted).map(toSource)
+  const span = toSource({ start: first, end: last, chars: 0 })
+  const inSpan = (map !== undefined ? map.salient : sc.salient.map((s) => s.line)).filter((n) => n >= span.start && n <= span.end)
   const marker = mainMarker(
     {
-      from: first,
-      to: last,
-      lines: sc.lines,
-      chars: omitted.reduce((sum, r) => sum + r.chars, 0),
+      from: span.start,
+      to: span.end,
+      lines: map !== undefined ? map.lines : sc.lines,
+      chars: merged.reduce((sum, r) => sum + r.chars, 0),
       cutInFirst: headCut ? headEnd - (text.lastIndexOf('\n', headEnd - 1) + 1) + 1 : undefined,
       cutInLast: tailCut ? tailStart - (text.lastIndexOf('\n', tailStart - 1) + 1) : undefined,
     },
     inSpan.length,
-    inSpan[0]?.line,
+    inSpan[0],
     mid.length,
   )
   const text2 = head + (headCut ? '\n' : '') + marker + '\n' + body.join('') + (tailCut ? '' : '') + tail
-  return { text: text2, omitted: mergeRanges(omitted) }
+  return { text: text2, omitted: merged }
 }
 
 /** Sorts and joins touching ranges (a clipped kept line next to an omitted run). */

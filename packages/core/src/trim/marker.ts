@@ -1,5 +1,6 @@
 /** The visible markers the fitter puts where text was left out. Plain digits, no locale. */
 
+/** What the main marker says about the omitted span. */
 export interface SpanInfo {
   /** First and last omitted line (1-based). */
   from: number
@@ -40,6 +41,15 @@ export function gapMarker(from: number, to: number, chars: number): string {
   return from === to ? `[... line ${from} omitted (${chars} chars) ...]` : `[... lines ${from}-${to} omitted (${chars} chars) ...]`
 }
 
-/** Upper bounds of the marker lengths, used to reserve budget before the markers are known. */
+/**
+ * Budget reserved for the {@link mainMarker}, in chars, before its numbers are known: enough
+ * for its longest form with 8-digit line numbers (261 with 9 digits everywhere; the fitter's
+ * final length check then falls back to a char cut, so the budget always holds).
+ */
 export const MAIN_MARKER_MAX = 260
+/**
+ * Upper bound of one {@link gapMarker} line, in chars (`[... lines 123456789-123456789 omitted
+ * (123456789012 chars) ...]` is 64), reserved per kept piece of the middle before its numbers
+ * are known; also the smallest saving that makes skipping lines worth a marker.
+ */
 export const GAP_MARKER_MAX = 64

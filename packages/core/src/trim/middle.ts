@@ -75,10 +75,11 @@ function rankSalient(candidates: SalientLine[]): SalientLine[] {
  * context, so that every distinct error gets a place; then, with the budget left, the lines that
  * continue them (stack frames, indented detail). A line whose text is already shown is skipped.
  */
-export function pickMiddle(text: string, candidates: SalientLine[], headEnd: number, tailStart: number, quota: number, profile: Profile): Picked {
+export function pickMiddle(text: string, candidates: SalientLine[], headEnd: number, tailStart: number, quota: number, profile: Profile, label: (n: number) => number = (n) => n): Picked {
   if (candidates.length === 0 || quota <= 0) return { lines: [], cost: 0 }
   const order = rankSalient(candidates)
-  const lineCost = (l: Line): number => String(l.n).length + 3 + Math.min(l.end - l.start, profile.maxLineChars)
+  // `label` is the number the line is shown with (its source line when a filter merged lines).
+  const lineCost = (l: Line): number => String(label(l.n)).length + 3 + Math.min(l.end - l.start, profile.maxLineChars)
   const chosen = new Map<number, Line>()
   const shownText = new Set<string>()
   let cost = GAP_MARKER_MAX // the gap marker after the last piece
@@ -134,12 +135,12 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
     for (const s of anchors) cost += grow(s.line)
     i = j
   }
-  const lines = fillSmallGaps(text, [...chosen.values()].sort((a, b) => a.n - b.n))
+  const lines = fillSmallGaps(text, [...chosen.values()].sort((a, b) => a.n - b.n), label)
   return { lines, cost: lines.length > 0 ? cost : 0 }
 }
 
 /** Lines between two kept pieces that cost less than the gap marker they replace are shown. */
-function fillSmallGaps(text: string, lines: Line[]): Line[] {
+function fillSmallGaps(text: string, lines: Line[], label: (n: number) => number): Line[] {
   const out: Line[] = []
   for (const l of lines) {
     const prev = out[out.length - 1]
@@ -147,7 +148,7 @@ function fillSmallGaps(text: string, lines: Line[]): Line[] {
       const from = nextStart(text, prev.start)
       const gap: Line[] = []
       for (let at = from, n = prev.n + 1; n < l.n; n++, at = nextStart(text, at)) gap.push(lineAt(text, n, at))
-      const cost = gap.reduce((sum, g) => sum + String(g.n).length + 3 + (g.end - g.start), 0)
+      const cost = gap.reduce((sum, g) => sum + String(label(g.n)).length + 3 + (g.end - g.start), 0)
       if (cost <= GAP_MARKER_MAX / 2) out.push(...gap)
     }
     out.push(l)

@@ -97,6 +97,12 @@ describe('trimResult invariants', () => {
         fc.pre(text.length > maxChars)
         const out = trimResult(text, tool === undefined ? { maxChars } : { maxChars, tool })
         expect(out.changed).toBe(true)
+        if (!out.applied.includes('fit') && out.applied.every((f) => f === 'dedup-exact' || f === 'blank' || f === 'ansi')) {
+          // Only merged runs, each with its count: nothing left out, nothing to mark.
+          expect(out.omitted).toEqual([])
+          expect(out.text).toMatch(/ \(x\d+\)$|^\[\d+ blank lines\]$/m)
+          return
+        }
         expect(out.text).toMatch(/\[\.\.\. (?:spillway: omitted|lines? \d)/)
         expect(out.omitted.length).toBeGreaterThan(0)
         const lines = countLines(text)
@@ -111,6 +117,49 @@ describe('trimResult invariants', () => {
       }),
       params,
     )
+  })
+
+  // Exact dedup and blank-run collapse merge runs before the fit: every `N: line` of the
+  // excerpt is still line N of the input (or the first of a run shown with its count), and the
+  // omitted ranges are the input's lines.
+  it('numbers kept lines with their original numbers when runs were merged', () => {
+    const runLine = fc.oneof(
+      { weight: 4, arbitrary: fc.stringMatching(/^[a-z][a-z0-9 =._]{10,60}$/) },
+      { weight: 2, arbitrary: fc.constantFrom('WARN retrying connection...', 'ERROR: boom', 'FAILED tests/x.py::test_y', '  at Foo.bar(Foo.java:12)', 'exit code 1', '') },
+    )
+    const runs = fc.array(fc.tuple(runLine, fc.oneof(fc.constant(1), fc.integer({ min: 2, max: 400 }))), { minLength: 5, maxLength: 200 })
+    let numbered = 0
+    fc.assert(
+      fc.property(runs, fc.integer({ min: 400, max: 6000 }), fc.constantFrom(undefined, 'terminal', 'bash'), (rs, maxChars, tool) => {
+        const lines = rs.flatMap(([l, n]) => Array<string>(n).fill(l))
+        const text = lines.join('\n')
+        const out = trimResult(text, tool === undefined ? { maxChars } : { maxChars, tool })
+        expect(out.text.length).toBeLessThanOrEqual(maxChars)
+        for (const m of out.text.matchAll(/^(\d+): (.*)$/gm)) {
+          const n = Number(m[1])
+          const shown = m[2]!
+          numbered++
+          const rep = / \(x(\d+)\)$/.exec(shown)
+          const blank = /^\[(\d+) blank lines\]$/.exec(shown)
+          if (lines[n - 1] === shown) continue
+          if (blank !== null) for (let k = 0; k < Number(blank[1]); k++) expect(lines[n - 1 + k]).toBe('')
+          else if (rep !== null) for (let k = 0; k < Number(rep[1]); k++) expect(lines[n - 1 + k]).toBe(shown.slice(0, rep.index))
+          else expect(lines[n - 1]).toBe(shown)
+        }
+        let prevEnd = 0
+        for (const r of out.omitted) {
+          expect(r.start).toBeGreaterThan(prevEnd)
+          expect(r.end).toBeGreaterThanOrEqual(r.start)
+          expect(r.end).toBeLessThanOrEqual(countLines(text))
+          prevEnd = r.end
+        }
+        // The marker names lines of the input too.
+        const marker = /spillway: omitted lines? (\d+)(?:-(\d+))? of (\d+)/.exec(out.text)
+        if (marker !== null) expect(Number(marker[3])).toBe(countLines(text))
+      }),
+      { numRuns: 200 },
+    )
+    expect(numbered).toBeGreaterThan(0)
   })
 
   it('keeps an error line buried anywhere in the middle, with its line number', () => {

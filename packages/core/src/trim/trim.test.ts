@@ -16,12 +16,49 @@ describe('trimResult on bad input', () => {
     expect(out.omitted[0]!.chars + out.text.length - marker.length).toBe(20_000_006)
   })
 
+  it('merges repeated lines over budget and keeps the original line numbers', () => {
+    const setup = Array.from({ length: 100 }, (_, i) => `setup step ${i} ok`)
+    const lines = ['$ ./deploy.sh', ...setup, ...Array<string>(3000).fill('WARN retrying connection to db:5432...'), 'ERROR: gave up after 3000 retries', ...Array.from({ length: 400 }, (_, i) => `cleanup step ${i} done`), 'exit code 1']
+    const text = lines.join('\n')
+    for (const tool of ['terminal', undefined]) {
+      const out = trimResult(text, tool === undefined ? { maxChars: 1500 } : { maxChars: 1500, tool })
+      expect(out.applied.slice(0, 1)).toEqual(['dedup-exact'])
+      expect(out.text.length).toBeLessThanOrEqual(1500)
+      expect(out.text).toContain('WARN retrying connection to db:5432... (x3000)')
+      expect(out.text).toContain('3102: ERROR: gave up after 3000 retries')
+      expect(out.text).toMatch(/^102: WARN retrying connection to db:5432\.\.\. \(x3000\)$/m)
+      expect(out.text).toContain('exit code 1')
+      const marker = /spillway: omitted lines (\d+)-(\d+) of (\d+)/.exec(out.text)
+      expect(Number(marker?.[3])).toBe(3503)
+      for (const r of out.omitted) {
+        expect(r.start > 3101 || r.end < 102).toBe(true) // the merged run is shown with its count, not omitted
+        const span = lines.slice(r.start - 1, r.end).join('\n').length
+        expect(r.chars).toBeLessThanOrEqual(span + 1)
+        expect(r.chars).toBeGreaterThan(0)
+      }
+    }
+  })
+
+  it('ignores a filter line map that does not fit its text, and reports a coarse range instead', () => {
+    const text = Array.from({ length: 400 }, (_, i) => `line ${i} of the build output`).join('\n')
+    const bad = { name: 'bad', kinds: 'any' as const, lossless: false, preservesLines: false, run: (t: string) => ({ text: t.split('\n').slice(0, 300).join('\n'), lineStarts: [1, 1, 2] }) }
+    const out = trimResult(text, { maxChars: 2000 }, { filters: [bad] })
+    expect(out.applied).toEqual(['bad', 'fit'])
+    expect(out.omittedExact).toBe(false)
+    expect(out.omitted).toHaveLength(1)
+    expect(out.omitted[0]!.end).toBe(400)
+    expect(out.text).not.toMatch(/^\d+: /m)
+  })
+
   it('handles a million empty lines', () => {
     const text = '\n'.repeat(1_000_000)
     const out = trimResult(text, { maxChars: 1000 })
     expect(out.text.length).toBeLessThanOrEqual(1000)
     expect(out.original.lines).toBe(1_000_000)
-    expect(out.text).toContain('of 1000000')
+    expect(out.text).toBe('[1000000 blank lines]\n') // blank-run collapse, with the count
+    const plain = trimResult(text, { maxChars: 1000, profiles: { default: { filters: [] } } })
+    expect(plain.text.length).toBeLessThanOrEqual(1000)
+    expect(plain.text).toContain('of 1000000')
   })
 
   it('keeps lone surrogates and NUL bytes without throwing', () => {

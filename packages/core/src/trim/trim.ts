@@ -1,9 +1,12 @@
 import { detectKind } from '../detect/detect.js'
 import { DEFAULT_FILTERS } from '../filters/index.js'
 import { terminalOmitted } from '../filters/terminal/terminal.js'
-import type { FilterContext, FilterDef } from '../filters/types.js'
+import type { FilterContext, FilterDef, FilterOutput } from '../filters/types.js'
+import { asText } from './as-text.js'
 import { resolveBudget } from './budget.js'
+import { changedSpan } from './coarse.js'
 import { charCut, fitText } from './fit.js'
+import { composeStarts, validStarts, type LineMap } from './linemap.js'
 import { resolveProfile } from './profiles.js'
 import { scanLines, type LineScan } from './salient.js'
 import { countLines } from './text.js'
@@ -19,16 +22,6 @@ export interface TrimInternals {
 
 function size(text: string, lines: number, tokenizer: TrimOptions['tokenizer']): Size {
   return { chars: text.length, lines, tokens: countTokens(text, tokenizer) }
-}
-
-function asString(result: unknown): string {
-  if (typeof result === 'string') return result
-  if (result === undefined || result === null) return ''
-  try {
-    return typeof result === 'object' ? (JSON.stringify(result) ?? String(result)) : String(result)
-  } catch {
-    return Object.prototype.toString.call(result)
-  }
 }
 
 /**
@@ -47,7 +40,7 @@ function asString(result: unknown): string {
  * ```
  */
 export function trimResult(result: string, options: TrimOptions = {}, internals: TrimInternals = {}): TrimOutcome {
-  const input = asString(result)
+  const input = asText(result)
   const opts = typeof options === 'object' && options !== null ? options : {}
   let profile: Profile
   let budget: number
@@ -67,7 +60,7 @@ export function trimResult(result: string, options: TrimOptions = {}, internals:
   const scan = scanLines(lined, profile.salient && !profile.exempt)
   const original: Size = { chars: input.length, lines: scan.lines, tokens: countTokens(input, tokenizer) }
   const base = { kind, profile: profile.name, maxChars: budget, original, salient: scan.salient.map((s) => s.line), ...(view !== undefined ? { view: [...view.path] } : {}) }
-  const unchanged = (): TrimOutcome => ({ ...base, text: input, changed: false, applied: [], kept: original, omitted: [] })
+  const unchanged = (): TrimOutcome => ({ ...base, text: input, changed: false, applied: [], kept: original, omitted: [], omittedExact: true })
   if (profile.exempt) return unchanged()
 
   const fits = input.length <= budget
@@ -89,7 +82,7 @@ export function trimResult(result: string, options: TrimOptions = {}, internals:
   const ctx: FilterContext = { budget, kind: innerKind, tool: opts.tool, args: opts.args, profile }
   const done = !fits && text.length <= budget // the unwrapped text already fits
   const eligible = (done ? [] : internals.filters ?? DEFAULT_FILTERS).filter((f) => {
-    if (profile.disabledFilters.includes(f.name)) return false
+    if (profile.disabledFilters.includes(f.name) || (f.skipProfiles ?? []).includes(profile.name)) return false
     if (f.kinds !== 'any' && !f.kinds.includes(innerKind) && !(f.profiles ?? []).includes(profile.name)) return false
     if (fits) return f.lossless && profile.lossless.includes(f.name)
     return f.optIn !== true || profile.filters.includes(f.name) || profile.lossless.includes(f.name)
@@ -98,19 +91,28 @@ export function trimResult(result: string, options: TrimOptions = {}, internals:
   // Cleanup filters skipped for size run on the excerpt instead (after the fit).
   const afterFit = eligible.filter((f) => f.cleanup === true && tooBig(f))
   const filters = eligible.filter((f) => !tooBig(f))
+  // Set while `text`'s lines are runs of `lined`'s lines in order (exact dedup, blank runs).
+  let starts: readonly number[] | undefined
   for (const f of filters) {
-    let out: string | undefined
+    let out: FilterOutput | undefined
     try {
-      out = f.run(text, ctx)
+      const r = f.run(text, ctx)
+      out = typeof r === 'string' ? { text: r } : r !== null && typeof r === 'object' && typeof r.text === 'string' ? r : undefined
     } catch {
       continue // fail open: the next filter and the fitter still run
     }
-    if (typeof out === 'string' && out !== text) {
-      text = out
+    if (out !== undefined && out.text !== text) {
+      if (!f.preservesLines) {
+        const ls: readonly unknown[] | undefined = Array.isArray(out.lineStarts) ? out.lineStarts : undefined
+        if (ls !== undefined && (linesKept || starts !== undefined) && validStarts(ls, countLines(out.text), countLines(text))) {
+          starts = starts === undefined ? ls : composeStarts(starts, ls)
+        } else starts = undefined
+        linesKept = false
+      }
+      text = out.text
       applied.push(f.name)
-      if (!f.preservesLines) linesKept = false
       // The terminal filter fits the view's text itself: its omitted ranges are view lines.
-      if (f.name === 'terminal' && view?.shape === 'terminal') terminalRanges = safeTerminalOmitted(out)
+      if (f.name === 'terminal' && view?.shape === 'terminal') terminalRanges = safeTerminalOmitted(out.text)
       // Once an over-budget result fits, later filters would only take more away.
       if (!fits && text.length <= budget) break
     }
@@ -120,7 +122,9 @@ export function trimResult(result: string, options: TrimOptions = {}, internals:
   let omitted: TrimOutcome['omitted'] = []
   if (text.length > budget) {
     try {
-      const fitted = fitText(text, budget, profile, text === lined && linesKept ? scan : undefined)
+      const map: LineMap | undefined = starts !== undefined ? { starts, source: lined, lines: scan.lines, salient: base.salient } : undefined
+      const fitted = fitText(text, budget, profile, text === lined && linesKept ? scan : undefined, map)
+      if (map !== undefined) linesKept = true // the fitter numbered and reported source lines
       text = fitted.text
       omitted = fitted.omitted
     } catch {
@@ -134,17 +138,29 @@ export function trimResult(result: string, options: TrimOptions = {}, internals:
   for (const f of afterFit) {
     try {
       const out = f.run(text, ctx)
-      if (typeof out === 'string' && out.length <= text.length && out !== text) {
-        text = out
+      const cleaned = typeof out === 'string' ? out : out?.text
+      if (typeof cleaned === 'string' && cleaned.length <= text.length && cleaned !== text) {
+        text = cleaned
         applied.push(f.name) // cleans the excerpt only: which lines were omitted stays true
       }
     } catch {
       // fail open: the excerpt stays as fitted
     }
   }
-  // Line numbers in `omitted` refer to the original (or its view) only when no filter moved lines.
-  if (!linesKept) omitted = terminalRanges ?? []
-  return { ...base, text, changed: text !== input, applied, kept: size(text, countLines(text), tokenizer), omitted }
+  // Line numbers in `omitted` refer to the original (or its view) only when no filter moved
+  // lines, or the filters said where their lines came from (merged runs, the terminal filter).
+  // Else one coarse range: every line between the excerpt's verbatim first and last lines.
+  let omittedExact = true
+  if (!linesKept) {
+    if (terminalRanges !== undefined) omitted = terminalRanges
+    else if (starts !== undefined && !applied.includes('fit')) omitted = [] // runs merged with their counts: nothing left out
+    else {
+      const span = safeSpan(lined, text, scan.lines)
+      omitted = span !== undefined ? [span] : []
+      omittedExact = false
+    }
+  }
+  return { ...base, text, changed: text !== input, applied, kept: size(text, countLines(text), tokenizer), omitted, omittedExact }
 }
 
 /** A JSON string literal (first and last non-blank chars are `"`): maybe a result encoded twice. */
@@ -162,6 +178,14 @@ function safeView(text: string): LineView | undefined {
     return lineView(text)
   } catch {
     return undefined
+  }
+}
+
+function safeSpan(source: string, excerpt: string, lines: number): TrimOutcome['omitted'][number] | undefined {
+  try {
+    return changedSpan(source, excerpt, lines)
+  } catch {
+    return { start: 1, end: Math.max(1, lines), chars: Math.max(0, source.length - excerpt.length) }
   }
 }
 

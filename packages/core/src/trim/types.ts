@@ -43,9 +43,10 @@ export interface Profile {
   lossless: string[]
   /**
    * Opt-in filters (`dedup`, `dedup-exact`, `blank`) this profile runs on over-budget results of
-   * the kinds they handle. Off by default: they merge lines, so the excerpt's line numbers no
-   * longer match the original, and on the labelled CI logs they lower retention.
-   * @default []
+   * the kinds they handle. `dedup-exact` and `blank` map every kept line back to its original
+   * line number; `dedup` (near duplicates) does not, so with it the excerpt's numbers are lost
+   * and, on the labelled CI logs, retention drops.
+   * @default ['dedup-exact', 'blank'] for `default` and `terminal`, else []
    */
   filters: string[]
   /** Filters this profile may never use (by name). @default [] */
@@ -89,9 +90,21 @@ export interface TrimOutcome {
   kept: Size
   /**
    * Lines of the original (of its view when {@link TrimOutcome.view | view} is set) left out, in
-   * order. Empty when nothing was omitted, or when a filter moved lines so that no number holds.
+   * order. Empty when nothing was omitted. Line-exact when {@link TrimOutcome.omittedExact} is
+   * true; else one coarse range (see there).
    */
   omitted: LineRange[]
+  /**
+   * True when `omitted` names exactly the lines left out: the excerpt is the original's lines
+   * (numbered `N: ` in the middle), or runs merged by exact dedup / blank-run collapse (each
+   * shown with its count, numbered with its first line), or the terminal filter's fit of the
+   * `output` field. False after a structural filter (aria, diff, search, json, events,
+   * near-duplicate dedup), which rewrites lines into summaries: then `omitted` is one range,
+   * from the first to the last line of the original not shown verbatim at the excerpt's top or
+   * bottom; every line it may have dropped is inside it, some may be restated in the summary,
+   * and its `chars` is the range's chars in the original (an upper bound of what is missing).
+   */
+  omittedExact: boolean
   /**
    * 1-based line numbers of the salient lines found in the original (kept or not), ascending;
    * lines of the view when {@link TrimOutcome.view | view} is set.

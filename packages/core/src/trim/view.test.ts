@@ -6,6 +6,23 @@ import { lineView, viewLabel } from './view.js'
 const lines = (n: number, at: number, failure: string): string =>
   Array.from({ length: n }, (_, i) => (i + 1 === at ? failure : `tests/test_mod_${i + 1}.py::test_case PASSED ${'.'.repeat(40)} [${i % 100}%]`)).join('\n') + '\n'
 
+/**
+ * `N: shown` is line N of `lines`; or, when a filter merged a run, its first line with ` (xK)`
+ * (lines N..N+K-1 all equal to it) or `[K blank lines]` (lines N..N+K-1 all blank).
+ */
+function expectLineN(lines: readonly string[], n: number, shown: string): void {
+  const line = lines[n - 1]
+  if (line === shown) return
+  const blank = /^\[(\d+) blank lines\]$/.exec(shown)
+  const rep = / \(x(\d+)\)$/.exec(shown)
+  if (blank !== null) {
+    for (let k = 0; k < Number(blank[1]); k++) expect(lines[n - 1 + k]?.trim(), `line ${n + k}`).toBe('')
+  } else if (rep !== null) {
+    const text = shown.slice(0, rep.index)
+    for (let k = 0; k < Number(rep[1]); k++) expect(lines[n - 1 + k], `line ${n + k}`).toBe(text)
+  } else expect(line, `line ${n}`).toBe(shown)
+}
+
 describe('lineView', () => {
   it('finds the text inside envelopes and terminal results', () => {
     expect(lineView(JSON.stringify({ result: 'a\nb' }))).toEqual({ text: 'a\nb', path: ['result'], shape: 'envelope' })
@@ -87,8 +104,12 @@ describe('trimResult on JSON around text', () => {
       { weight: 1, arbitrary: fc.constantFrom('ERROR: boom', 'FAILED tests/x.py::test_y', 'Traceback (most recent call last):', '  at Foo.bar(Foo.java:12)', 'warning: unused', '') },
     )
     const shape = fc.constantFrom('result', 'mcp', 'terminal', 'string')
+    // Runs of repeated and blank lines, so exact dedup and blank-run collapse merge lines.
+    const run = fc.tuple(line, fc.oneof({ weight: 4, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.integer({ min: 2, max: 60 }) }))
+    let merged = 0 // runs whose excerpt numbers lines after exact dedup or blank-run collapse
+    const runs = fc.array(run, { minLength: 50, maxLength: 300 }).map((rs) => rs.flatMap(([l, n]) => Array<string>(n).fill(l)))
     fc.assert(
-      fc.property(fc.oneof(fc.array(line, { maxLength: 30 }), fc.array(line, { minLength: 200, maxLength: 800 })), shape, fc.integer({ min: 400, max: 6000 }), (ls, kind, maxChars) => {
+      fc.property(fc.oneof(fc.array(line, { maxLength: 30 }), fc.array(line, { minLength: 200, maxLength: 800 }), runs), shape, fc.integer({ min: 400, max: 6000 }), (ls, kind, maxChars) => {
         const text = ls.join('\n')
         const raw =
           kind === 'result' ? JSON.stringify({ result: text })
@@ -106,9 +127,11 @@ describe('trimResult on JSON around text', () => {
         for (const r of out.omitted) expect(r.end).toBeLessThanOrEqual(Math.max(1, out.original.lines))
         let shown = out.text
         if (kind === 'terminal' && out.applied.includes('terminal')) shown = (JSON.parse(out.text) as { output: string }).output
-        for (const m of shown.matchAll(/^(\d+): (.*)$/gm)) expect(viewLines[Number(m[1]) - 1]).toBe(m[2])
+        for (const m of shown.matchAll(/^(\d+): (.*)$/gm)) expectLineN(viewLines, Number(m[1]), m[2]!)
+        if ((out.applied.includes('dedup-exact') || out.applied.includes('blank')) && out.applied.includes('fit') && /^\d+: /m.test(shown)) merged++
       }),
       { numRuns: 150 },
     )
+    expect(merged).toBeGreaterThan(0)
   })
 })

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { trimResult } from '../../trim/trim.js'
-import { collapseBlankRuns, dedupExact, dedupNear, maskLine } from './dedup.js'
+import { collapseBlankRuns, countBlankRuns, dedupExact, dedupExactMapped, dedupNear, maskLine } from './dedup.js'
 
 // Naive references: arrays and plain loops, no cleverness.
 function naiveExact(text: string): string {
@@ -127,13 +127,61 @@ describe('dedupNear', () => {
   })
 })
 
+// Naive references for the line maps: expand every output line back over the input lines it
+// stands for and compare with the input.
+const expand = (out: { text: string; lineStarts: readonly number[] }, total: number): Array<[number, string]> => {
+  const lines = out.text.split('\n')
+  if (out.text.endsWith('\n')) lines.pop()
+  return lines.map((l, i) => [(out.lineStarts[i + 1] ?? total + 1) - out.lineStarts[i]!, l])
+}
+
+describe('line maps of dedupExactMapped and countBlankRuns', () => {
+  it('each output line stands for the input lines its map names, in order', () => {
+    fc.assert(
+      fc.property(textArb, (text) => {
+        const input = text.split('\n')
+        if (text.endsWith('\n')) input.pop()
+        const d = dedupExactMapped(text)
+        if (d !== undefined) {
+          expect(d.lineStarts[0]).toBe(1)
+          let at = 0
+          for (const [n, line] of expand(d, input.length)) {
+            expect(n).toBeGreaterThan(0)
+            const first = input[at]!
+            const withCount = first.endsWith('\r') ? `${first.slice(0, -1)} (x${n})\r` : `${first} (x${n})`
+            expect(line).toBe(n === 1 ? first : withCount)
+            for (let k = 0; k < n; k++) expect(input[at + k]).toBe(first)
+            at += n
+          }
+          expect(at).toBe(input.length)
+          expect(d.text).toBe(dedupExact(text))
+        }
+        const b = countBlankRuns(text)
+        if (b !== undefined) {
+          let at = 0
+          for (const [n, line] of expand(b, input.length)) {
+            if (n === 1) expect(line).toBe(input[at])
+            else {
+              expect(line).toBe(`[${n} blank lines]`)
+              for (let k = 0; k < n; k++) expect(input[at + k]!.trim()).toBe('')
+            }
+            at += n
+          }
+          expect(at).toBe(input.length)
+        }
+      }),
+      { numRuns: 500 },
+    )
+  })
+})
+
 describe('dedup in trimResult', () => {
   const text = 'start\n\n\n\nretry\nretry\nretry\n\x1b[32mok\x1b[0m\n'
 
   it('lossless variants run under budget only when the profile lists them', () => {
     expect(trimResult(text, { maxChars: 1000 }).changed).toBe(false)
     const out = trimResult(text, { maxChars: 1000, tool: 'bash', profiles: { bash: { lossless: ['ansi', 'dedup-exact', 'blank'] } } })
-    expect(out.text).toBe('start\n\nretry (x3)\nok\n')
+    expect(out.text).toBe('start\n[3 blank lines]\nretry (x3)\nok\n')
     expect(out.applied).toEqual(['ansi', 'dedup-exact', 'blank'])
   })
 

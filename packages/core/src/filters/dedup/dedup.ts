@@ -39,14 +39,24 @@ function counted(line: string, n: number): string {
   return line.endsWith('\r') ? `${line.slice(0, -1)} (x${n})\r` : `${line} (x${n})`
 }
 
+/** A merged text and, for each of its lines, the 1-based input line it begins at. */
+export interface MergedLines {
+  /** The merged text. */
+  text: string
+  /** For each line of `text` (index 0 = line 1), the 1-based input line it begins at; strictly ascending. */
+  lineStarts: number[]
+}
+
 /**
- * Exact consecutive duplicate lines collapsed to one line followed by ` (xN)`. Blank lines are
- * left to {@link collapseBlankRuns}. Returns `undefined` when nothing repeats.
+ * Exact consecutive duplicate lines collapsed to one line followed by ` (xN)`, with the input
+ * line each output line begins at. Blank lines are left to {@link collapseBlankRunsMapped}.
+ * Returns `undefined` when nothing repeats.
  */
-export function dedupExact(text: string): string | undefined {
+export function dedupExactMapped(text: string): MergedLines | undefined {
   if (text.length === 0) return undefined
   const { lines, trailing } = splitLines(text)
   const out: string[] = []
+  const starts: number[] = []
   let changed = false
   for (let i = 0; i < lines.length; ) {
     const line = lines[i]!
@@ -54,20 +64,35 @@ export function dedupExact(text: string): string | undefined {
     while (j < lines.length && lines[j] === line) j++
     if (j - i > 1 && !isBlank(line)) {
       out.push(counted(line, j - i))
+      starts.push(i + 1)
       changed = true
-    } else for (let k = i; k < j; k++) out.push(line)
+    } else
+      for (let k = i; k < j; k++) {
+        out.push(line)
+        starts.push(k + 1)
+      }
     i = j
   }
-  return changed ? join(out, trailing) : undefined
+  return changed ? { text: join(out, trailing), lineStarts: starts } : undefined
 }
 
-/** Runs of two or more blank lines collapsed to one empty line. */
-export function collapseBlankRuns(text: string): string | undefined {
+/**
+ * Exact consecutive duplicate lines collapsed to one line followed by ` (xN)`. Blank lines are
+ * left to {@link collapseBlankRuns}. Returns `undefined` when nothing repeats.
+ */
+export function dedupExact(text: string): string | undefined {
+  return dedupExactMapped(text)?.text
+}
+
+/** Runs of two or more blank lines collapsed to one empty line, with the input line each output line begins at. */
+export function collapseBlankRunsMapped(text: string): MergedLines | undefined {
   if (text.length === 0) return undefined
   const { lines, trailing } = splitLines(text)
   const out: string[] = []
+  const starts: number[] = []
   let changed = false
   for (let i = 0; i < lines.length; ) {
+    starts.push(i + 1)
     if (!isBlank(lines[i]!)) {
       out.push(lines[i]!)
       i++
@@ -81,7 +106,44 @@ export function collapseBlankRuns(text: string): string | undefined {
     } else out.push(lines[i]!)
     i = j
   }
-  return changed ? join(out, trailing) : undefined
+  return changed ? { text: join(out, trailing), lineStarts: starts } : undefined
+}
+
+/**
+ * Runs of `minRun`+ (3 by default) blank lines replaced by one line that counts them,
+ * `[12 blank lines]`, with the input line each output line begins at. Unlike
+ * {@link collapseBlankRuns} the excerpt still says how many lines there were, so line numbers
+ * read from it stay true. Returns `undefined` when there is no such run.
+ */
+export function countBlankRuns(text: string, minRun = 3): MergedLines | undefined {
+  if (text.length === 0) return undefined
+  const min = Math.max(2, Math.floor(minRun))
+  const { lines, trailing } = splitLines(text)
+  const out: string[] = []
+  const starts: number[] = []
+  let changed = false
+  for (let i = 0; i < lines.length; ) {
+    let j = i
+    while (j < lines.length && isBlank(lines[j]!)) j++
+    if (j - i >= min) {
+      out.push(`[${j - i} blank lines]`)
+      starts.push(i + 1)
+      changed = true
+      i = j
+    } else {
+      for (let k = i; k <= j && k < lines.length; k++) {
+        out.push(lines[k]!)
+        starts.push(k + 1)
+      }
+      i = j + 1
+    }
+  }
+  return changed ? { text: join(out, trailing), lineStarts: starts } : undefined
+}
+
+/** Runs of two or more blank lines collapsed to one empty line. */
+export function collapseBlankRuns(text: string): string | undefined {
+  return collapseBlankRunsMapped(text)?.text
 }
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57

@@ -1,26 +1,36 @@
 import type { FilterDef } from '../types.js'
-import { collapseBlankRuns, dedupExact, dedupNear } from './dedup.js'
+import { countBlankRuns, dedupExactMapped, dedupNear } from './dedup.js'
 
-export { DEFAULT_DEDUP, collapseBlankRuns, dedupExact, dedupNear, maskLine, type DedupOptions } from './dedup.js'
+export { DEFAULT_DEDUP, collapseBlankRuns, collapseBlankRunsMapped, countBlankRuns, dedupExact, dedupExactMapped, dedupNear, maskLine, type DedupOptions, type MergedLines } from './dedup.js'
 
-/** Exact consecutive duplicates -> one line + `(xN)`. Lossless: may run under budget when the profile lists `dedup-exact`. */
+/**
+ * Exact consecutive duplicates -> one line + `(xN)`. Lossless: may run under budget when the
+ * profile lists `dedup-exact`. Keeps line order and says where each line came from, so the
+ * excerpt still numbers lines with the original's numbers.
+ */
 export const dedupExactFilter: FilterDef = {
   name: 'dedup-exact',
   kinds: ['log', 'text'],
   lossless: true,
   optIn: true,
   preservesLines: false,
-  run: (text) => dedupExact(text),
+  // A full split and join: above 2 MB it would cost more than the fitter (issue 2's speed bound).
+  maxInput: 2_000_000,
+  run: (text) => dedupExactMapped(text),
 }
 
-/** Runs of blank lines -> one blank line. Lossless: may run under budget when the profile lists `blank`. */
+/**
+ * Runs of 3+ blank lines -> one `[N blank lines]` line. Lossless: may run under budget when the
+ * profile lists `blank`. Maps lines like `dedup-exact`.
+ */
 export const blankFilter: FilterDef = {
   name: 'blank',
   kinds: ['log', 'text'],
   lossless: true,
   optIn: true,
   preservesLines: false,
-  run: (text) => collapseBlankRuns(text),
+  maxInput: 2_000_000,
+  run: (text) => countBlankRuns(text),
 }
 
 /** Near-duplicate runs (numbers, hex ids, timestamps masked) -> first line, template + count, last line. */

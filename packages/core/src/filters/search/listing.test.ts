@@ -42,7 +42,7 @@ describe('listedFiles', () => {
   })
 
   it('takes the path of verbatim grep -n lines, not the lines of a match block', () => {
-    expect(listedFiles('head\nsrc/a b.ts:12:const x = 1\nC:/w.txt:3:y\n194:  if (a:1:b)\n')).toEqual(['src/a b.ts', 'C:/w.txt'])
+    expect(listedFiles('head\nsrc/a b.ts:12:const x = 1\nC:/w.txt:3:y\n194:  if (a:1:b)\nL194:  if (c:1:d)\n')).toEqual(['src/a b.ts', 'C:/w.txt'])
   })
 
   it('finds nothing in text without a listing', () => {

@@ -182,7 +182,7 @@ export function listedFiles(excerpt: string): string[] {
       }
       continue
     }
-    if (/^\d+:/.test(line)) continue // a match line of a `path` block (`194:text`), not a path
+    if (/^L?\d+:/.test(line)) continue // a match line of a `path` block (`L194:text`), not a path
     const m = NUMBERED.exec(line)
     if (m !== null) out.add(m[1]!)
   }

@@ -56,13 +56,20 @@ describe('summarizeSearch', () => {
     expect(out.length).toBeLessThanOrEqual(4000)
     expect(out.split('\n')[0]).toBe('[search: 1600 matches in 80 files. Files by directory as name:count (no count = 1 match); "dir/*.go a b" means dir/a.go, dir/b.go; first matches below]')
     for (let f = 0; f < 80; f++) expect(out).toMatch(new RegExp(`(?:^| )file${f}(?:\\.ts)?:20(?: |$)`, 'm'))
-    expect(out).toContain('src/dir0/file0.ts\n1:  const value0 = compute(0) // match')
+    expect(out).toContain('src/dir0/file0.ts\nL1:  const value0 = compute(0) // match')
   })
 
   it('lists -l output by directory', () => {
     const out = summarizeSearch(Array.from({ length: 300 }, (_, i) => `./pkg/m${i % 5}/f${i}.go`).join('\n'), 2000)!
     expect(out.split('\n')[0]).toBe('[300 files under ./, by directory; "dir/*.go a b" means dir/a.go, dir/b.go]')
     expect(out).toMatch(/^pkg\/m0\/(?:\*\.go)? /m)
+  })
+
+  it('counts the lines that are not matches (a command echo, a warning) in its title', () => {
+    const rows = Array.from({ length: 300 }, (_, i) => `src/dir${i % 10}/f${i % 30}.ts:${i + 1}:  hit(${i})`)
+    const out = summarizeSearch(['$ rg -n hit src', ...rows, 'rg: src/secret: Permission denied (os error 13)'].join('\n'), 3000)!
+    expect(out.split('\n')[0]).toContain('; 2 other lines (not matches) not shown')
+    expect(summarizeSearch(rows.join('\n'), 3000)!.split('\n')[0]).not.toContain('other line')
   })
 
   it('steps aside when the text is not search output', () => {

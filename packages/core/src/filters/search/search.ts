@@ -63,10 +63,12 @@ function title(p: SearchParse, index: readonly IndexLine[]): string {
   const under = dotted(p.files) ? ' under ./' : ''
   const tmpl = index.some((l) => l.key?.includes('*') === true && !l.key.endsWith('/')) ? '; "dir/*.go a b" means dir/a.go, dir/b.go' : ''
   const quoted = index.some((l) => l.key === undefined) ? '; "quoted" = full path' : ''
-  if (p.namesOnly) return `[${p.files.length} files${under}, by directory${tmpl}${quoted}]`
+  // Lines that are neither matches nor paths (a `$ rg ...` echo, a warning) are not shown: say so.
+  const other = p.unparsed > 0 ? `; ${p.unparsed} other line${p.unparsed === 1 ? '' : 's'} (not matches) not shown` : ''
+  if (p.namesOnly) return `[${p.files.length} files${under}, by directory${tmpl}${quoted}${other}]`
   const ctx = p.context > 0 ? `, ${p.context} context lines not shown` : ''
   const extra = p.counts ? '' : '; first matches below'
-  return `[search: ${p.matches} matches in ${p.files.length} files${under}${ctx}. Files by directory as name:count (no count = 1 match)${tmpl}${quoted}${extra}]`
+  return `[search: ${p.matches} matches in ${p.files.length} files${under}${ctx}. Files by directory as name:count (no count = 1 match)${tmpl}${quoted}${other}${extra}]`
 }
 
 /**
@@ -82,7 +84,7 @@ function title(p: SearchParse, index: readonly IndexLine[]): string {
  * // test/ app.router.js:40 ...
  * //
  * // lib/response.js
- * // 194:  if (req.fresh) this.status(304);
+ * // L194:  if (req.fresh) this.status(304);
  * ```
  */
 export function summarizeSearch(text: string, budget: number, options: Partial<SearchSummaryOptions> = {}): string | undefined {
@@ -113,7 +115,8 @@ export function renderSearch(p: SearchParse, budget: number, options: Partial<Se
     for (const f of p.files) {
       const m = f.first[round]
       if (m === undefined) continue
-      const line = clipLine(`${m.line !== undefined ? `${m.line}:` : ''}${m.text}`, maxLine)
+      // `L194:` not `194:`: a bare `N: ` is how spillway numbers lines of the result itself.
+      const line = clipLine(`${m.line !== undefined ? `L${m.line}:` : ''}${m.text}`, maxLine)
       const list = shown.get(f)
       const cost = line.length + 1 + (list === undefined ? f.path.length + 2 : 0)
       if (used + cost > budget) continue
