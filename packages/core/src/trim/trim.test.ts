@@ -156,3 +156,16 @@ describe('trimResult behaviour', () => {
     expect(out.kept.tokens).toBe(out.text.split(/\s+/).length)
   })
 })
+
+describe('trimResult after a filter that moves lines', () => {
+  it('shows no "N: " line numbers when the filter gave no line map (they would name the wrong lines)', () => {
+    const rewritten = Array.from({ length: 400 }, (_, i) => (i === 200 ? 'ERROR: connection refused' : `summary row ${i}`)).join('\n')
+    const reshape = { name: 'reshape', kinds: 'any' as const, lossless: false, preservesLines: false, run: () => rewritten }
+    const input = Array.from({ length: 3000 }, (_, i) => `raw line ${i}`).join('\n')
+    const out = trimResult(input, { maxChars: 2000 }, { filters: [reshape] })
+    expect(out.text.length).toBeLessThanOrEqual(2000)
+    expect(out.applied).toEqual(['reshape', 'fit'])
+    expect(out.text).not.toMatch(/^\d+: /m)
+    expect(out.omittedExact).toBe(false)
+  })
+})

@@ -123,7 +123,10 @@ export function trimResult(result: string, options: TrimOptions = {}, internals:
   if (text.length > budget) {
     try {
       const map: LineMap | undefined = starts !== undefined ? { starts, source: lined, lines: scan.lines, salient: base.salient } : undefined
-      const fitted = fitText(text, budget, profile, text === lined && linesKept ? scan : undefined, map)
+      // A structural filter's own output (no line map) has no source line numbers to show:
+      // fit it by head and tail only, so no `N: ` line can name the wrong source line.
+      const fitProfile = linesKept || map !== undefined ? profile : { ...profile, salient: false }
+      const fitted = fitText(text, budget, fitProfile, text === lined && linesKept ? scan : undefined, map)
       if (map !== undefined) linesKept = true // the fitter numbered and reported source lines
       text = fitted.text
       omitted = fitted.omitted
