@@ -5,15 +5,28 @@ import { median, quantile } from '../src/metrics/stats.js'
 import { diffFiles, factStated, filesNamed, grepFiles, jsonShapeFacts, shapeStated } from '../src/metrics/structure.js'
 
 describe('retention', () => {
-  it('counts labelled lines visible in the excerpt, ignoring ANSI codes, blanks and indentation', () => {
-    const labelled = ['\x1b[31mERROR: build failed\x1b[0m', '   at Foo.bar(Foo.java:3)', '', 'never shown']
-    const excerpt = 'head\n  12 | ERROR: build failed\nat Foo.bar(Foo.java:3)\ntail'
-    expect(retention(excerpt, labelled)).toBeCloseTo(2 / 3)
+  it('counts labelled lines shown in the excerpt, ignoring ANSI codes, blanks, indentation, line numbers and repeat counts', () => {
+    const labelled = ['\x1b[31mERROR: build failed\x1b[0m', '   at Foo.bar(Foo.java:3)', '', 'never shown', 'Caused by: x', '42: a line that starts with a number', 'retrying']
+    // spillway numbers kept lines "N: " and counts collapsed runs "(xN)", cat -n (deepagents) "N<tab>".
+    const excerpt = 'head\n12: \x1b[31mERROR: build failed\nat Foo.bar(Foo.java:3)\n    88\tCaused by: x\n42: a line that starts with a number\n7: retrying (x3)\ntail'
+    expect(retention(excerpt, labelled)).toBe(5 / 6)
+  })
+  it('matches whole-line labels per line: a short label inside another line does not count', () => {
+    expect(retention('[ERROR] Failed to execute goal\n[INFO] done', ['[ERROR]'])).toBe(0)
+    expect(retention('[ERROR] Failed to execute goal\n[ERROR]\n', ['[ERROR]'])).toBe(1)
+    expect(retention('ERROR: build failed (exit 2)', ['ERROR: build failed'])).toBe(0)
+  })
+  it('matches span labels (LogChunks) inside one line, never across lines', () => {
+    expect(retention('2609: --- FAIL: TestParallel (2.60s)', ['FAIL: TestParallel (2.60s)'], 'span')).toBe(1)
+    expect(retention('a FAIL:\nTestParallel', ['FAIL: TestParallel'], 'span')).toBe(0)
+    expect(retention('nothing here', ['FAIL: TestParallel'], 'span')).toBe(0)
   })
   it('compares only the first 200 chars of a long line', () => {
     const long = 'x'.repeat(300)
     expect(retention(`${'x'.repeat(200)} [100 chars cut]`, [long])).toBe(1)
     expect(retention('x'.repeat(199), [long])).toBe(0)
+    expect(retention(`12: ${'x'.repeat(250)}`, [long])).toBe(1)
+    expect(retention(`pre ${'x'.repeat(300)}`, [long], 'span')).toBe(1)
   })
   it('is undefined without a non-blank label', () => {
     expect(retention('anything', ['', '  '])).toBeUndefined()

@@ -33,6 +33,13 @@ describe('trimming suite', () => {
     expect(result.curves).toHaveLength(1)
     expect(result.curves[0]).toMatchObject({ method: 'prefix', labelSource: 'toy', kind: 'ci-log', budgetFor90: 6000, medianPerLogBudgetFor90: 6000, logsAt90At8k: 1 })
   })
+  it('leaves logs without a non-blank label out of the curves, as out of the cells', () => {
+    const blank: TrimCase = { kind: 'ci-log', name: 'c', text: log, labelled: ['', '   '], labelSource: 'toy' }
+    const withBlank = runTrimming([...cases, blank], [prefix], (s) => s.length, quiet)
+    expect(withBlank.curves[0]).toMatchObject({ cases: 1, budgetFor90: 6000, logsAt90At8k: 1 })
+    expect(withBlank.curves[0]!.points).toEqual(result.curves[0]!.points)
+    expect(withBlank.cells.filter((c) => c.kind === 'ci-log').map((c) => c.retention)).toEqual([0, 0, 1, 1])
+  })
 })
 
 describe('helpers', () => {

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -57,6 +58,13 @@ class DemoContext:
                 return out
         return result
 
+    def call_tool(self, name, args):
+        """How Hermes runs a tool: ``pre_tool_call`` hooks with both ids, then the handler with
+        ``task_id`` only (some Hermes versions pass no ``session_id`` to handlers)."""
+        for cb in self.hooks.get("pre_tool_call", []):
+            cb(tool_name=name, args=dict(args), task_id="demo", session_id="demo-session", tool_call_id="call-2")
+        return self.tools[name](args, task_id="demo", user_task=None)
+
 
 def dev_sidecar() -> str | None:
     tsx = REPO / "node_modules" / "tsx" / "dist" / "loader.mjs"
@@ -98,21 +106,23 @@ def main() -> None:
              for i in range(400)])}), {}),
         ("read_file", "small file\n" * 20, {"path": "NOTES.md"}),
     ]
+    seen_by_tool = {}
     for tool, result, args in cases:
         t0 = time.perf_counter()
-        seen = ctx.tool_result(tool, result, args)
+        seen = seen_by_tool[tool] = ctx.tool_result(tool, result, args)
         ms = (time.perf_counter() - t0) * 1000
         verdict = "unchanged" if seen is result else "excerpt + handle"
         print(f"{tool:24s} {len(result):>8,d} chars -> {len(seen):>7,d} chars  ({verdict}, {ms:.0f} ms)")
     print()
 
-    excerpt = ctx.tool_result("terminal", build_log())
+    excerpt = seen_by_tool["terminal"]  # the hook ran once per result: /spillway counts each once
     print("--- what the model sees for the terminal result (last 1,200 chars) ---")
     print(excerpt[-1200:])
-    handle = next(w for w in excerpt.replace('"', " ").split() if len(w) == 12 and all(c in "0123456789abcdef" for c in w))
+    match = re.search(r"\bid ([0-9a-f]{12})\b", excerpt)
+    if match is None:
+        sys.exit("the terminal result was not spilled (no handle in the excerpt)")
     print("\n--- fetch_result grep 'FAILED' ---")
-    print(ctx.tools["fetch_result"]({"id": handle, "mode": "grep", "pattern": "FAILED"},
-                                    task_id="demo", session_id="demo-session")[:800])
+    print(ctx.call_tool("fetch_result", {"id": match.group(1), "mode": "grep", "pattern": "FAILED"})[:800])
     print("\n--- /spillway ---")
     print(ctx.commands["spillway"](""))
     for cb in reversed(ctx.unload):

@@ -1,7 +1,7 @@
 // Trimming suite: every method on every case at every budget, same inputs.
 import type { TrimMethod } from '../baselines/index.js'
 import { CASE_KINDS, TOOL_FOR_KIND, type CaseKind, type TrimCase } from '../corpus/types.js'
-import { retention } from '../metrics/retention.js'
+import { SPAN_LABEL_SOURCES, retention, type LabelMatch } from '../metrics/retention.js'
 import { mean } from '../metrics/stats.js'
 import { filesNamed, shapeStated } from '../metrics/structure.js'
 import type { Progress } from '../progress.js'
@@ -59,6 +59,9 @@ export interface TrimmingResult {
   kinds: Array<{ kind: CaseKind; cases: number; tokens: number; chars: number }>
 }
 
+/** How a case's labels are matched: spans for LogChunks, whole lines for the rest. */
+const matchOf = (c: TrimCase): LabelMatch => (c.labelSource !== undefined && SPAN_LABEL_SOURCES.has(c.labelSource) ? 'span' : 'line')
+
 const nullableMean = (xs: Array<number | undefined>): number | null => {
   const v = xs.filter((x): x is number => x !== undefined)
   return v.length === 0 ? null : mean(v)
@@ -86,7 +89,7 @@ export function runTrimming(cases: readonly TrimCase[], methods: readonly TrimMe
           ms += performance.now() - t0
           if (out.length > budget) over++
           after += tokens(out)
-          if (c.labelled !== undefined) ret.push(retention(out, c.labelled))
+          if (c.labelled !== undefined) ret.push(retention(out, c.labelled, matchOf(c)))
           if (c.files !== undefined) files.push(filesNamed(out, c.files))
           // A body shown whole has its whole shape in view; only excerpts must state it.
           if (c.jsonFacts !== undefined) shape.push(out === c.text && c.jsonFacts.length > 0 ? 1 : shapeStated(out, c.jsonFacts))
@@ -102,12 +105,13 @@ export function runTrimming(cases: readonly TrimCase[], methods: readonly TrimMe
   }
 
   const curves: RetentionCurve[] = []
-  const labelled = cases.filter((c) => c.labelled !== undefined && c.labelSource !== undefined)
+  // Logs without a non-blank label have no retention (undefined): left out, as in the cells.
+  const labelled = cases.filter((c) => c.labelled !== undefined && c.labelSource !== undefined && retention('', c.labelled) !== undefined)
   const sources = [...new Set(labelled.map((c) => c.labelSource!))]
   for (const method of methods) {
     for (const source of sources) {
       const of = labelled.filter((c) => c.labelSource === source)
-      const perLog = of.map((c) => RETENTION_GRID.map((budget) => retention(method.run(c.text, { budget, kind: c.kind, tool: TOOL_FOR_KIND[c.kind] }), c.labelled!) ?? 0))
+      const perLog = of.map((c) => RETENTION_GRID.map((budget) => retention(method.run(c.text, { budget, kind: c.kind, tool: TOOL_FOR_KIND[c.kind] }), c.labelled!, matchOf(c))!))
       const points = RETENTION_GRID.map((budget, i) => ({ budget, retention: mean(perLog.map((r) => r[i]!)) }))
       const firstAt = (r: number[]): number => {
         const i = r.findIndex((x) => x >= 0.9)

@@ -27,16 +27,23 @@ export function agentLoopSuite(label: string, major: 6 | 7): void {
 
     it('sends a 300 KB result as an excerpt within budget with the handle, grep finds the buried line, steps keep the raw output', async () => {
       const { spillway, log, run_build } = setup()
-      const expected = await spillway.handle({ tool: 'run_build', args: {}, result: log, sessionId: 's1' })
-      const id = expected.handle?.id ?? ''
-      expect(id).not.toBe('')
+      // The expected excerpt comes from a separate instance, so nothing is pre-stored in the
+      // loop's spillway: only the adapter's own wrapping can make the fetch below succeed.
+      const reference = createSpillway({ store: memoryStore(), maxChars: MAX_CHARS })
+      const expected = await reference.handle({ tool: 'run_build', args: {}, result: log, sessionId: 'reference' })
+      let id = ''
       const { model, calls } = scriptedModel([
         () => [callTool('c1', 'run_build', {})],
-        () => [callTool('c2', 'fetch_result', { id, mode: 'grep', pattern: 'pkg-quokka' })],
+        (call) => {
+          // Like a real model: read the id from the handle block of the excerpt it was shown.
+          id = /\bid ([0-9a-f]{12})\b/.exec(String(toolResultsIn(call)[0]?.output.value))?.[1] ?? 'no-id-in-excerpt'
+          return [callTool('c2', 'fetch_result', { id, mode: 'grep', pattern: 'pkg-quokka' })]
+        },
         () => say('found it'),
       ])
       const tools = spillTools({ run_build }, { spillway, sessionId: 's1' })
       const result = await generateText({ model, tools, prompt: 'build it', stopWhen: stepCountIs(5) })
+      expect(id).toBe(expected.handle?.id)
 
       expect(calls).toHaveLength(3)
       const seen = toolResultsIn(calls[1]!)[0]!
@@ -56,6 +63,13 @@ export function agentLoopSuite(label: string, major: 6 | 7): void {
 
       expect(result.steps[0]!.toolResults[0]!.output).toBe(log)
       expect(result.text).toBe('found it')
+
+      // The blob was stored in the loop's session, and only there.
+      expect((await spillway.stats({ sessionId: 's1' })).blobs).toBe(1)
+      expect((await spillway.stats({ sessionId: 'intruder' })).blobs).toBe(0)
+      const stolen = await spillway.fetch({ id, mode: 'grep', pattern: 'pkg-quokka' }, { sessionId: 'intruder' })
+      expect(stolen.ok).toBe(false)
+      expect(stolen.text).not.toContain(NEEDLE)
     })
 
     it('keeps a small result exactly as the SDK would send it, and JSON outputs as JSON', async () => {

@@ -84,7 +84,7 @@ async function trim(args: string[], io: CliIO): Promise<number> {
   if (positionals.length > 0) throw new UsageError(`trim reads stdin and takes no arguments, got "${positionals[0]}"`)
   const options: TrimOptions = {}
   if (values.tool !== undefined) options.tool = values.tool
-  const maxChars = int(values['max-chars'], 'max-chars')
+  const maxChars = int(values['max-chars'], 'max-chars', 1) // 0 would print nothing: refuse it, like the sidecar
   const contextWindow = int(values['context-window'], 'context-window', 1)
   if (maxChars !== undefined) options.maxChars = maxChars
   if (contextWindow !== undefined) options.contextWindow = contextWindow
@@ -124,7 +124,9 @@ async function fetch(args: string[], io: CliIO): Promise<number> {
   const sw = await openSpillway({ dir: storeDir(values, io) })
   try {
     const res = await sw.fetch(request, { sessionId: sessionOf(values, io) })
-    await write(io.stdout, values.json ? `${JSON.stringify(res)}\n` : `${res.text}\n`)
+    // --json is machine output (stdout, `ok` tells); otherwise a refusal is an error: stderr.
+    if (values.json) await write(io.stdout, `${JSON.stringify(res)}\n`)
+    else await write(res.ok ? io.stdout : io.stderr, `${res.text}\n`)
     return res.ok ? EXIT.ok : EXIT.failure
   } finally {
     await sw.dispose()

@@ -43,6 +43,7 @@ describe('spillway usage', () => {
   it.each([
     [['frobnicate'], 'unknown command "frobnicate"'],
     [['trim', '--max-chars', 'lots'], '--max-chars must be an integer'],
+    [['trim', '--max-chars', '0'], '--max-chars must be an integer >= 1'],
     [['trim', '--bogus'], "Unknown option '--bogus'"],
     [['trim', 'file.txt'], 'trim reads stdin'],
     [['fetch'], 'fetch takes exactly one handle id'],
@@ -86,10 +87,15 @@ describe('spillway trim', () => {
 })
 
 describe('spillway fetch / stats / sweep on an fs store', () => {
-  it('fetch of an unknown id fails with exit 1 and a model-facing answer', async () => {
-    const { io, stdout } = memoryIO()
+  it('fetch of an unknown id fails with exit 1 and the answer on stderr (stdout with --json)', async () => {
+    const { io, stdout, stderr } = memoryIO()
     expect(await runCli(['fetch', '0123456789ab', '--dir', dir], io)).toBe(EXIT.failure)
-    expect(stdout.text().length).toBeGreaterThan(0)
+    expect(stdout.text()).toBe('')
+    expect(stderr.text()).toContain('0123456789ab')
+    const json = memoryIO()
+    expect(await runCli(['fetch', '0123456789ab', '--dir', dir, '--json'], json.io)).toBe(EXIT.failure)
+    expect(json.stderr.text()).toBe('')
+    expect(JSON.parse(json.stdout.text())).toMatchObject({ ok: false })
   })
 
   it('fetch reads what a sidecar spilled, in the same session only', async () => {

@@ -14,13 +14,13 @@ import shutil
 from typing import Any
 
 from .client import SidecarClient, SidecarError
-from .plugin import FETCH_RESULT_SCHEMA, FETCH_TOOL, SpillwayPlugin, session_of
+from .plugin import FETCH_RESULT_SCHEMA, FETCH_TOOL, SpillwayPlugin, TaskSessions, session_of
 from .rtk import make_rtk_hook
 from .settings import Settings, ensure_store_dir, load_settings, sidecar_argv
 
 __all__ = [
     "FETCH_RESULT_SCHEMA", "FETCH_TOOL", "SidecarClient", "SidecarError", "Settings",
-    "SpillwayPlugin", "load_settings", "register", "session_of", "sidecar_argv",
+    "SpillwayPlugin", "TaskSessions", "load_settings", "register", "session_of", "sidecar_argv",
 ]
 
 #: Toolset that holds ``fetch_result``.
@@ -51,8 +51,10 @@ def register(ctx: Any) -> SpillwayPlugin:
         ensure_store_dir(settings.store_dir)
         return sidecar_argv(settings, os.environ)
 
-    plugin = SpillwayPlugin(settings, SidecarClient(argv, timeout_s=settings.timeout_s))
+    plugin = SpillwayPlugin(settings, SidecarClient(argv, timeout_s=settings.timeout_s, start_timeout_s=settings.start_timeout_s))
 
+    # fetch_result's handler may get only task_id: this observer maps it to the session.
+    ctx.register_hook("pre_tool_call", plugin.pre_tool_call)
     ctx.register_hook("transform_tool_result", plugin.transform_tool_result)
     ctx.register_hook("on_session_end", plugin.on_session_end)
     ctx.register_tool(

@@ -5,6 +5,11 @@ thread waiting for that id, so any number of threads may call :meth:`SidecarClie
 once. A writer thread owns the child's stdin, so a hung child can never block a caller past its
 time-out. Any failure (spawn error, crash, time-out, error reply) raises :class:`SidecarError`;
 the connection is then dropped and the next request starts a fresh process.
+
+A new process is first sent a ``ping`` by a background thread, with its own, longer start
+time-out: a sidecar that is slow to start (a cold disk, a busy machine) makes callers fail open
+while it starts instead of being killed and respawned on every call. A process that never
+answered counts as a failed start, so repeated failures back off.
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ from typing import Any, Callable, Dict, List, Optional
 
 #: Seconds a request waits for its reply before the sidecar is declared hung.
 DEFAULT_TIMEOUT_S = 5.0
+#: Seconds a new process has to answer its first ``ping`` before it counts as a failed start.
+DEFAULT_START_TIMEOUT_S = 15.0
 #: Consecutive failed starts (the process died before any reply) before backing off.
 MAX_FAILED_STARTS = 3
 #: Seconds to wait before trying again after :data:`MAX_FAILED_STARTS` failed starts.
@@ -64,6 +71,12 @@ class _Connection:
         self.alive = True
         self.replied = False
         self.reason = ""
+        #: Set once the start handshake is over (answered, or failed: then ``alive`` is False).
+        self.ready = threading.Event()
+        #: A caller already gave up waiting for this start: later callers fail open at once.
+        self.waited_out = False
+        #: This process was already counted as a failed start.
+        self.start_counted = False
         self._outbox: "queue.SimpleQueue[Optional[bytes]]" = queue.SimpleQueue()
         self._stderr_tail = stderr_tail
         for target in (self._read, self._write, self._drain_stderr):
@@ -95,6 +108,7 @@ class _Connection:
             self.pending.clear()
         for slot in pending:
             slot.fail(reason)
+        self.ready.set()  # nobody waits for a start that can no longer succeed
         if was_alive:
             self._outbox.put(None)
         if kill and self.proc.poll() is None:
@@ -153,8 +167,11 @@ class SidecarClient:
     """
 
     def __init__(self, argv: Callable[[], Optional[List[str]]], timeout_s: float = DEFAULT_TIMEOUT_S,
-                 env: Optional[Dict[str, str]] = None, cwd: Optional[str] = None) -> None:
+                 env: Optional[Dict[str, str]] = None, cwd: Optional[str] = None,
+                 start_timeout_s: float = DEFAULT_START_TIMEOUT_S) -> None:
         self.timeout_s = timeout_s
+        #: Seconds a new process has to answer its start ``ping`` (see the module docstring).
+        self.start_timeout_s = start_timeout_s
         self._argv = argv
         self._env = env
         self._cwd = cwd
@@ -192,7 +209,17 @@ class SidecarClient:
         return result
 
     def _request(self, op: str, timeout_s: float, fields: Dict[str, Any]) -> Any:
+        asked, deadline = timeout_s, time.monotonic() + timeout_s
         conn = self._connection()
+        if not conn.ready.is_set():
+            # Fail open while the process starts; the start handshake goes on without us.
+            if conn.waited_out or not conn.ready.wait(timeout_s):
+                conn.waited_out = True
+                raise SidecarError(f"the sidecar is still starting (start time-out {self.start_timeout_s:g} s)")
+            if not conn.alive:
+                self._count_failed_start_of(conn)
+                raise SidecarError(self._explain(conn.reason or "the sidecar exited while starting"))
+        timeout_s = max(0.0, deadline - time.monotonic())
         req_id = next(self._ids)
         # ensure_ascii keeps lone surrogates and odd code points safe on the pipe.
         line = (json.dumps({"id": req_id, "op": op, **fields}, ensure_ascii=True) + "\n").encode("ascii")
@@ -202,8 +229,10 @@ class SidecarClient:
             raise SidecarError(conn.reason or "the sidecar is not running")
         if not slot.event.wait(timeout_s):
             conn.forget(req_id)
-            conn.close(f"the sidecar did not answer within {timeout_s:g} s", kill=True)
-            raise SidecarError(f"the sidecar did not answer within {timeout_s:g} s")
+            message = f"the sidecar did not answer within {asked:g} s"
+            conn.close(message, kill=True)
+            self._after_failure(conn)  # a process that never answered is a failed start
+            raise SidecarError(message)
         if slot.reply is None:
             self._after_failure(conn)
             raise SidecarError(self._explain(slot.error or "the sidecar exited"))
@@ -232,19 +261,43 @@ class SidecarClient:
             except Exception as err:  # noqa: BLE001 - e.g. the store folder cannot be created
                 raise SidecarError(f"cannot prepare the sidecar: {err}") from err
             if not argv:
-                raise SidecarError("no sidecar command: install the spillway CLI (npm i -g spillway) or set SPILLWAY_SIDECAR")
+                raise SidecarError("no sidecar command: set SPILLWAY_SIDECAR (e.g. \"node packages/cli/dist/bin.js sidecar\") or put the spillway CLI on PATH")
             try:
                 self._conn = _Connection(argv, self._env, self._cwd, self.stderr_tail)
             except OSError as err:
                 self._count_failed_start()
                 raise SidecarError(f"cannot start {argv[0]!r}: {err.strerror or err}") from err
             self.starts += 1
-            return self._conn
+            conn = self._conn
+        threading.Thread(target=self._handshake, args=(conn,), name="spillway-start", daemon=True).start()
+        return conn
+
+    def _handshake(self, conn: _Connection) -> None:
+        """Wait (off every caller's thread) for the new process to answer a ``ping``."""
+        req_id = next(self._ids)
+        slot = _Slot()
+        line = (json.dumps({"id": req_id, "op": "ping"}) + "\n").encode("ascii")
+        if conn.send(req_id, line, slot) and slot.event.wait(self.start_timeout_s) and slot.reply is not None:
+            with self._lock:
+                self._failed_starts = 0
+            conn.ready.set()  # any reply, even an error object, proves the process answers
+            return
+        conn.forget(req_id)
+        if conn.alive:
+            conn.close(f"the sidecar did not answer its start ping within {self.start_timeout_s:g} s", kill=True)
+        self._count_failed_start_of(conn)
 
     def _after_failure(self, conn: _Connection) -> None:
         if not conn.replied:
-            with self._lock:
-                self._count_failed_start()
+            self._count_failed_start_of(conn)
+
+    def _count_failed_start_of(self, conn: _Connection) -> None:
+        # Once per process: the handshake thread and a waiting caller may both notice.
+        with self._lock:
+            if conn.start_counted:
+                return
+            conn.start_counted = True
+            self._count_failed_start()
 
     def _count_failed_start(self) -> None:
         self._failed_starts += 1

@@ -4,6 +4,7 @@ and fails open."""
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import json
 import logging
@@ -50,17 +51,70 @@ FETCH_RESULT_SCHEMA: Dict[str, Any] = {
 }
 
 
+#: Task ids remembered by :class:`TaskSessions` (most recent first out); a few per live agent
+#: run are enough, the bound only keeps a long-lived gateway from growing without limit.
+MAX_TRACKED_TASKS = 4096
+
+
+def _safe_key(value: str) -> str:
+    # Ids the store would refuse (over 128 chars, control characters) become their SHA-256.
+    if len(value) > 128 or any(ord(c) < 32 or ord(c) == 127 for c in value):
+        return "sha256-" + hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()
+    return value
+
+
 def session_of(kwargs: Dict[str, Any]) -> str:
     """The key that scopes blobs: Hermes' ``session_id``, else ``task_id``, else ``default``.
-    The hook and the tool handler both receive these, so they always agree. Ids the store
-    would refuse (over 128 chars, control characters) are replaced by their SHA-256."""
+    Ids the store would refuse (over 128 chars, control characters) are replaced by their
+    SHA-256. Tool handlers may not receive ``session_id`` (see :class:`TaskSessions`)."""
     for key in ("session_id", "task_id"):
         value = kwargs.get(key)
         if isinstance(value, str) and value:
-            if len(value) > 128 or any(ord(c) < 32 or ord(c) == 127 for c in value):
-                return "sha256-" + hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()
-            return value
+            return _safe_key(value)
     return "default"
+
+
+class TaskSessions:
+    """Which session a task id belongs to, learnt from ``pre_tool_call``.
+
+    ``transform_tool_result`` receives ``session_id`` and ``task_id``, but Hermes runs a tool as
+    ``registry.dispatch(name, args, task_id=..., user_task=...)`` -> ``handler(args, **kwargs)``,
+    and some Hermes versions pass no ``session_id`` there. ``pre_tool_call`` fires before every
+    tool (``fetch_result`` included) with both ids, so the handler can find the session the
+    hook stored under. Bounded and lock-protected: hooks run on several threads."""
+
+    def __init__(self, limit: int = MAX_TRACKED_TASKS) -> None:
+        self._limit = limit
+        self._map: "collections.OrderedDict[str, str]" = collections.OrderedDict()
+        self._lock = threading.Lock()
+
+    def remember(self, task_id: Any, session_id: Any) -> None:
+        """Record ``task_id -> session_id`` (ignored unless both are non-empty strings)."""
+        if not (isinstance(task_id, str) and task_id and isinstance(session_id, str) and session_id):
+            return
+        with self._lock:
+            self._map[task_id] = session_id
+            self._map.move_to_end(task_id)
+            while len(self._map) > self._limit:
+                self._map.popitem(last=False)
+
+    def session_for(self, kwargs: Dict[str, Any]) -> str:
+        """The blob scope for a tool handler's ``kwargs``: its own ``session_id`` when Hermes
+        passes one, else the session recorded for its ``task_id``, else :func:`session_of`."""
+        own = kwargs.get("session_id")
+        if isinstance(own, str) and own:
+            return _safe_key(own)
+        task = kwargs.get("task_id")
+        if isinstance(task, str) and task:
+            with self._lock:
+                known = self._map.get(task)
+            if known is not None:
+                return _safe_key(known)
+        return session_of(kwargs)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._map)
 
 
 def _format_stats(stats: Any) -> str:
@@ -94,6 +148,18 @@ class SpillwayPlugin:
         self.chars_before = 0
         self.chars_after = 0
         self._counts = threading.Lock()
+        #: task id -> session id, filled by :meth:`pre_tool_call`, read by :meth:`fetch_result`.
+        self.task_sessions = TaskSessions()
+
+    # -- pre_tool_call --------------------------------------------------------------------
+    def pre_tool_call(self, tool_name: str = "", args: Any = None, **kwargs: Any) -> None:
+        """Observe-only: remember which session ``fetch_result``'s task belongs to."""
+        try:
+            if tool_name == FETCH_TOOL:
+                self.task_sessions.remember(kwargs.get("task_id"), kwargs.get("session_id"))
+        except Exception as err:  # noqa: BLE001 - an observer never disturbs the call
+            log.debug("spillway: pre_tool_call failed (%s)", err)
+        return None
 
     # -- transform_tool_result ------------------------------------------------------------
     def transform_tool_result(self, tool_name: str = "", args: Any = None, result: Any = None, **kwargs: Any) -> Optional[str]:
@@ -133,7 +199,8 @@ class SpillwayPlugin:
         """Handler of the ``fetch_result`` tool: the sidecar's model-facing answer."""
         try:
             args = params if isinstance(params, (dict, str)) else {}  # core also reads a JSON string
-            reply = self.client.request("fetch_result", args=args, sessionId=session_of(kwargs))
+            session = self.task_sessions.session_for(kwargs)
+            reply = self.client.request("fetch_result", args=args, sessionId=session)
             text = reply.get("text") if isinstance(reply, dict) else None
             if isinstance(text, str):
                 return text

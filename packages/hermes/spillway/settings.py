@@ -22,6 +22,8 @@ MAX_ALLOWED_CHARS = 45_000
 MIN_ALLOWED_CHARS = 2_000
 #: Seconds one sidecar request may take before the plugin fails open.
 DEFAULT_TIMEOUT_S = 5.0
+#: Seconds a newly started sidecar has to answer its first ``ping``; callers fail open meanwhile.
+DEFAULT_START_TIMEOUT_S = 15.0
 #: Seconds ``rtk rewrite`` may take before the command is left as it is.
 DEFAULT_RTK_TIMEOUT_S = 2.0
 #: ``on_session_end`` fires after every turn; sweeping at most this often (seconds) is plenty.
@@ -35,6 +37,7 @@ class Settings:
     store_dir: str
     max_chars: int = DEFAULT_MAX_CHARS
     timeout_s: float = DEFAULT_TIMEOUT_S
+    start_timeout_s: float = DEFAULT_START_TIMEOUT_S
     sidecar_command: Optional[List[str]] = None
     rtk: bool = True
     rtk_timeout_s: float = DEFAULT_RTK_TIMEOUT_S
@@ -78,6 +81,7 @@ def load_settings(get_config: Callable[[str, Any], Any], env: Mapping[str, str])
         store_dir=str(Path(store).expanduser()) if isinstance(store, str) and store else str(hermes_home(env) / "spillway"),
         max_chars=int(_number(get_config("max_chars", None), DEFAULT_MAX_CHARS, MIN_ALLOWED_CHARS, MAX_ALLOWED_CHARS, "max_chars")),
         timeout_s=_number(get_config("timeout_s", None), DEFAULT_TIMEOUT_S, 0.1, 120, "timeout_s"),
+        start_timeout_s=_number(get_config("start_timeout_s", None), DEFAULT_START_TIMEOUT_S, 1, 300, "start_timeout_s"),
         sidecar_command=_command(get_config("sidecar_command", None)),
         rtk=get_config("rtk", True) is not False,
         rtk_timeout_s=_number(get_config("rtk_timeout_s", None), DEFAULT_RTK_TIMEOUT_S, 0.1, 10, "rtk_timeout_s"),

@@ -84,14 +84,17 @@ class StandInContext:
         return result
 
     def dispatch_tool(self, name: str, args: dict, *, session_id: str = "s1", task_id: str = "t1") -> str:
-        """Like registry.dispatch: ``handler(args, **kwargs)``."""
-        return self.tools[name]["handler"](args, task_id=task_id, session_id=session_id, user_task=None)
+        """Like the agent loop running one tool: ``pre_tool_call`` (both ids, ``modify``
+        directives merged), then registry.dispatch -> ``handler(args, task_id=..., user_task=...)``.
+        The handler gets no ``session_id``, as in Hermes versions whose dispatch omits it."""
+        args = self.pre_tool_call(name, args, session_id=session_id, task_id=task_id)
+        return self.tools[name]["handler"](args, task_id=task_id, user_task=None)
 
-    def pre_tool_call(self, tool_name: str, args: dict) -> dict:
+    def pre_tool_call(self, tool_name: str, args: dict, *, session_id: str = "s1", task_id: str = "t1") -> dict:
         """The arguments the tool runs with: ``modify`` directives shallow-merged in order."""
         merged = dict(args)
-        for out in self.invoke_hook("pre_tool_call", tool_name=tool_name, args=dict(args), task_id="t1",
-                                    session_id="s1", tool_call_id="tc1", turn_id="turn1",
+        for out in self.invoke_hook("pre_tool_call", tool_name=tool_name, args=dict(args), task_id=task_id,
+                                    session_id=session_id, tool_call_id="tc1", turn_id="turn1",
                                     api_request_id="req1", middleware_trace=[]):
             if isinstance(out, dict) and out.get("action") == "modify" and isinstance(out.get("args"), dict):
                 merged.update(out["args"])

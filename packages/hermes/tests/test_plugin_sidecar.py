@@ -113,11 +113,30 @@ def test_own_fetch_result_output_and_non_strings_are_left_alone(loaded):
 def test_a_session_cannot_fetch_another_sessions_blob(loaded):
     ctx, _ = loaded
     result = terminal_result(marker="_secret")
-    ctx.tool_result("terminal", result, session_id="alice")
-    mine = ctx.dispatch_tool("fetch_result", {"id": blob_id(result), "mode": "grep", "pattern": "_secret"}, session_id="alice")
-    theirs = ctx.dispatch_tool("fetch_result", {"id": blob_id(result), "mode": "grep", "pattern": "_secret"}, session_id="mallory")
+    ctx.tool_result("terminal", result, session_id="alice", task_id="task-a")
+    mine = ctx.dispatch_tool("fetch_result", {"id": blob_id(result), "mode": "grep", "pattern": "_secret"},
+                             session_id="alice", task_id="task-a")
+    theirs = ctx.dispatch_tool("fetch_result", {"id": blob_id(result), "mode": "grep", "pattern": "_secret"},
+                               session_id="mallory", task_id="task-m")
     assert "test_roundtrip_secret" in mine
-    assert "test_roundtrip_secret" not in theirs
+    assert "test_roundtrip_secret" not in theirs and "not available" in theirs
+
+
+def test_fetch_finds_the_blob_when_the_handler_gets_only_task_id(loaded):
+    """Hermes stores under session_id (the hook gets it) but runs the handler with task_id only:
+    the pre_tool_call observer links the two, so the fetch reads the session the hook wrote."""
+    ctx, plugin = loaded
+    result = terminal_result(marker="_linked")
+    ctx.tool_result("terminal", result, session_id="session-42", task_id="task-9")
+    grep = {"id": blob_id(result), "mode": "grep", "pattern": "_linked"}
+    assert "test_roundtrip_linked" in ctx.dispatch_tool("fetch_result", grep, session_id="session-42", task_id="task-9")
+    # Without the observer's record (no pre_tool_call for this task), the task id alone is not
+    # the session: the blob stays out of reach rather than leaking across scopes.
+    direct = ctx.tools["fetch_result"]["handler"](grep, task_id="task-unknown", user_task=None)
+    assert "test_roundtrip_linked" not in direct and "not available" in direct
+    # Hermes versions whose dispatch passes session_id to the handler read the same scope.
+    newer = ctx.tools["fetch_result"]["handler"](grep, task_id="other-task", session_id="session-42", user_task=None)
+    assert "test_roundtrip_linked" in newer
 
 
 def test_budget_setting_is_passed_to_the_sidecar(hermes_env):
@@ -158,17 +177,19 @@ def test_sidecar_killed_mid_request_fails_open_then_the_next_call_restarts_it(he
         box = {}
 
         def call():
-            t0 = time.monotonic()
             box["out"] = ctx.tool_result("terminal", result)
-            box["elapsed"] = time.monotonic() - t0
 
         th = threading.Thread(target=call)
         th.start()
         time.sleep(0.5)
         os.kill(pid, signal.SIGKILL)  # ... and the sidecar dies while it waits
         th.join(10)
+        assert not th.is_alive()
         assert box["out"] == result  # failed open: the original result
-        assert box["elapsed"] < 20  # noticed the crash, did not wait for the time-out
+        # noticed the crash (an exit or a broken pipe, whichever the reader or writer saw first),
+        # not the 20 s time-out
+        error = plugin.client.last_error or ""
+        assert ("exited" in error or "Broken pipe" in error) and "did not answer" not in error, error
         after = ctx.tool_result("terminal", result)
         assert after != result and blob_id(result) in after
         assert plugin.client.pid not in (None, pid)
@@ -187,7 +208,11 @@ def test_hung_sidecar_times_out_fails_open_and_is_replaced(hermes_env):
         os.kill(pid, signal.SIGSTOP)
         t0 = time.monotonic()
         assert ctx.tool_result("terminal", result) == result
-        assert time.monotonic() - t0 < 1.5 + 3  # the time-out, plus slack for a busy machine
+        # Issue #8 asks for None "within the time-out": the one timing bound here, generous
+        # (the 1.5 s time-out plus 10 s for a busy machine) so it only catches a missing time-out.
+        assert time.monotonic() - t0 < 1.5 + 10
+        assert plugin.client.last_error == "the sidecar did not answer within 1.5 s"
+        assert plugin.failed_open == 1
         assert _wait_gone(pid), "the hung sidecar was not killed"
         plugin.client.request("ping", timeout_s=30)  # a new process, started on demand
         assert plugin.client.pid not in (None, pid)
@@ -218,7 +243,7 @@ def test_eight_threads_at_once_each_get_their_own_answer(loaded):
 
     def work(i: int) -> None:
         barrier.wait()
-        outs[i] = ctx.tool_result("terminal", results[i], session_id=f"sess{i}")
+        outs[i] = ctx.tool_result("terminal", results[i], session_id=f"sess{i}", task_id=f"task{i}")
 
     threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
     for t in threads:
@@ -238,7 +263,8 @@ def test_eight_threads_at_once_each_get_their_own_answer(loaded):
     texts: dict = {}
 
     def fetch(i: int) -> None:
-        texts[i] = ctx.dispatch_tool("fetch_result", {"id": blob_id(results[i]), "mode": "grep", "pattern": f"test_roundtrip_t{i}"}, session_id=f"sess{i}")
+        texts[i] = ctx.dispatch_tool("fetch_result", {"id": blob_id(results[i]), "mode": "grep", "pattern": f"test_roundtrip_t{i}"},
+                                    session_id=f"sess{i}", task_id=f"task{i}")
 
     threads = [threading.Thread(target=fetch, args=(i,)) for i in range(8)]
     for t in threads:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 from spillway.client import SidecarError
-from spillway.plugin import SpillwayPlugin, session_of
+from spillway.plugin import SpillwayPlugin, TaskSessions, session_of
 from spillway.settings import Settings
 
 
@@ -70,3 +70,40 @@ def test_session_end_sweeps_in_the_background_at_most_once_per_interval():
     idle.client.pid = None  # no sidecar started by this process: nothing to sweep for
     idle.on_session_end(session_id="s1")
     assert idle.client.calls == []
+
+
+def test_fetch_uses_the_session_recorded_for_its_task_by_pre_tool_call():
+    p = plugin({"text": "ok"})
+    assert p.pre_tool_call(tool_name="fetch_result", args={}, task_id="t1", session_id="s1", tool_call_id="c") is None
+    assert p.fetch_result({"id": "0123456789ab", "mode": "stat"}, task_id="t1", user_task=None) == "ok"
+    assert p.client.calls[-1][1]["sessionId"] == "s1"
+    p.fetch_result({"id": "0123456789ab", "mode": "stat"}, task_id="t2", user_task=None)
+    assert p.client.calls[-1][1]["sessionId"] == "t2"  # unknown task: its own id, never another session
+    p.fetch_result({"id": "0123456789ab", "mode": "stat"}, task_id="t1", session_id="s7")
+    assert p.client.calls[-1][1]["sessionId"] == "s7"  # an explicit session wins
+    p.pre_tool_call(tool_name="terminal", args={}, task_id="t3", session_id="s3")
+    assert len(p.task_sessions) == 1  # only fetch_result's tasks are recorded
+
+
+def test_task_sessions_is_bounded_and_keeps_the_latest():
+    ts = TaskSessions(limit=3)
+    for i in range(5):
+        ts.remember(f"t{i}", f"s{i}")
+    ts.remember("", "s")
+    ts.remember("t9", None)
+    assert len(ts) == 3
+    assert ts.session_for({"task_id": "t0"}) == "t0"  # evicted: falls back
+    assert ts.session_for({"task_id": "t4"}) == "s4"
+    assert ts.session_for({"task_id": "t4", "session_id": "x" * 300}).startswith("sha256-")
+
+
+def test_register_passes_both_time_outs_to_the_client(tmp_path, monkeypatch):
+    import spillway
+    from hermes_ctx import StandInContext
+
+    monkeypatch.setenv("HERMES_HOME", str(tmp_path))
+    ctx = StandInContext({"timeout_s": 3, "start_timeout_s": 42})
+    p = spillway.register(ctx)
+    assert (p.client.timeout_s, p.client.start_timeout_s) == (3, 42)
+    assert p.client.pid is None  # nothing started at registration
+    ctx.unload()

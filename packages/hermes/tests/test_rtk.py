@@ -55,10 +55,13 @@ def test_only_the_terminal_tool_is_rewritten(with_rtk):
 
 
 def test_no_hook_without_rtk_or_when_switched_off(tmp_path, monkeypatch, with_rtk):
+    # Only the plugin's own session observer is registered then (one callback, not two).
     off = StandInContext({"rtk": False})
     spillway.register(off)
-    assert "pre_tool_call" not in off.hooks
+    assert len(off.hooks["pre_tool_call"]) == 1
+    assert off.pre_tool_call("terminal", {"command": "find ."}) == {"command": "find ."}
+    assert len(with_rtk.hooks["pre_tool_call"]) == 2
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     absent = StandInContext()
     spillway.register(absent)
-    assert "pre_tool_call" not in absent.hooks
+    assert len(absent.hooks["pre_tool_call"]) == 1

@@ -14,7 +14,7 @@ def reader(values):
 def test_defaults_put_the_store_under_hermes_home():
     s = load_settings(reader({}), {"HERMES_HOME": "/srv/hermes"})
     assert s.store_dir == str(Path("/srv/hermes/spillway"))
-    assert s.max_chars == 16_000 and s.timeout_s == 5.0
+    assert s.max_chars == 16_000 and s.timeout_s == 5.0 and s.start_timeout_s == 15.0
     assert load_settings(reader({}), {}).store_dir == str(Path.home() / ".hermes" / "spillway")
 
 
@@ -22,6 +22,8 @@ def test_budget_is_clamped_below_the_mcp_spill_threshold():
     assert load_settings(reader({"max_chars": 80_000}), {}).max_chars == MAX_ALLOWED_CHARS < 50_000
     assert load_settings(reader({"max_chars": "nonsense"}), {}).max_chars == 16_000
     assert load_settings(reader({"timeout_s": 0}), {}).timeout_s == 0.1
+    assert load_settings(reader({"start_timeout_s": 40}), {}).start_timeout_s == 40
+    assert load_settings(reader({"start_timeout_s": 0}), {}).start_timeout_s == 1
 
 
 def test_sidecar_command_precedence(tmp_path):

@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { AIMessage, HumanMessage, ToolMessage, createAgent, fakeModel, tool } from 'langchain'
 import { z } from 'zod'
 import { createSpillway, createToolIndex, memoryStore, selectTools } from '@spillway/core'
-import { spillwayMiddleware, toolDescriptors } from './index.js'
+import { DEFAULT_SESSION_WARNING, NO_SESSION_ANSWER, spillwayMiddleware, toolDescriptors } from './index.js'
 import { NEEDLE, NEEDLE_LINE, buildLog, recordOfferedTools } from './test.helpers.js'
 
 const MAX_CHARS = 4000
@@ -19,17 +19,24 @@ const toolMessages = (messages: unknown[]) => messages.filter((m): m is ToolMess
 describe('spillwayMiddleware in a createAgent loop', () => {
   it('puts an excerpt with the handle in state, keeps the raw result in artifact, and fetch_result grep finds the buried line', async () => {
     const { spillway, log, run_build } = setup()
-    const expected = await spillway.handle({ tool: 'run_build', args: {}, result: log, sessionId: 'thread-1' })
-    const id = expected.handle?.id ?? ''
-    expect(id).not.toBe('')
+    // The expected excerpt comes from a separate instance, so nothing is pre-stored in the
+    // loop's spillway: only the middleware's own wrapping can make the fetch below succeed.
+    const reference = createSpillway({ store: memoryStore(), maxChars: MAX_CHARS })
+    const expected = await reference.handle({ tool: 'run_build', args: {}, result: log, sessionId: 'reference' })
+    let id = ''
     const model = fakeModel()
       .respondWithTools([{ name: 'run_build', args: {}, id: 't1' }])
-      .respondWithTools([{ name: 'fetch_result', args: { id, mode: 'grep', pattern: 'pkg-quokka' }, id: 't2' }])
+      .respond((messages) => {
+        // Like a real model: read the id from the handle block of the excerpt it was shown.
+        id = /\bid ([0-9a-f]{12})\b/.exec(String(toolMessages(messages)[0]?.content))?.[1] ?? 'no-id-in-excerpt'
+        return new AIMessage({ content: '', tool_calls: [{ name: 'fetch_result', args: { id, mode: 'grep', pattern: 'pkg-quokka' }, id: 't2', type: 'tool_call' }] })
+      })
       .respond(new AIMessage('found it'))
     const agent = createAgent({ model, tools: [run_build], middleware: [spillwayMiddleware({ spillway })] })
     const state = await agent.invoke({ messages: [new HumanMessage('build it')] }, { configurable: { thread_id: 'thread-1' } })
 
     const [buildResult, fetchResult] = toolMessages(state.messages)
+    expect(id).toBe(expected.handle?.id)
     expect(buildResult?.name).toBe('run_build')
     const excerpt = buildResult!.content as string
     expect(log.length).toBeGreaterThan(300_000)
@@ -47,6 +54,13 @@ describe('spillwayMiddleware in a createAgent loop', () => {
     const answer = fetchResult!.content as string
     expect(answer).toMatch(new RegExp(`\\b${NEEDLE_LINE}\\b[^\\n]*${NEEDLE}`))
     expect(state.messages.at(-1)!.content).toBe('found it')
+
+    // The blob was stored in the thread's session, and only there.
+    expect((await spillway.stats({ sessionId: 'thread-1' })).blobs).toBe(1)
+    expect((await spillway.stats({ sessionId: 'thread-2' })).blobs).toBe(0)
+    const stolen = await spillway.fetch({ id, mode: 'grep', pattern: 'pkg-quokka' }, { sessionId: 'thread-2' })
+    expect(stolen.ok).toBe(false)
+    expect(stolen.text).not.toContain(NEEDLE)
   })
 
   it('leaves small results as they are', async () => {
@@ -91,6 +105,53 @@ describe('spillwayMiddleware in a createAgent loop', () => {
     }
     expect(await answerIn('thread-a')).toContain(NEEDLE)
     expect(await answerIn('thread-b')).not.toContain(NEEDLE)
+  })
+
+  it('warns once per middleware when calls without a thread id share the default session', async () => {
+    const { spillway, log, run_build } = setup()
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    try {
+      const middleware = spillwayMiddleware({ spillway })
+      for (let i = 0; i < 2; i++) {
+        const model = fakeModel().respondWithTools([{ name: 'run_build', args: {}, id: 't1' }]).respond(new AIMessage('ok'))
+        await createAgent({ model, tools: [run_build], middleware: [middleware] }).invoke({ messages: [new HumanMessage('go')] })
+      }
+      expect(warn.mock.calls).toEqual([[DEFAULT_SESSION_WARNING]])
+      expect((await spillway.stats({ sessionId: 'default' })).blobs).toBe(1)
+      expect(log.length).toBeGreaterThan(MAX_CHARS)
+      // With a thread id there is nothing to warn about.
+      warn.mockClear()
+      const model = fakeModel().respondWithTools([{ name: 'run_build', args: {}, id: 't1' }]).respond(new AIMessage('ok'))
+      await createAgent({ model, tools: [run_build], middleware: [spillwayMiddleware({ spillway })] }).invoke({ messages: [new HumanMessage('go')] }, { configurable: { thread_id: 'th' } })
+      expect(warn).not.toHaveBeenCalled()
+    } finally {
+      warn.mockRestore()
+    }
+  })
+
+  it('requireSession: without a thread id results are trimmed but not stored and fetch_result refuses', async () => {
+    const { spillway, log, run_build } = setup()
+    const reference = await createSpillway({ store: memoryStore(), maxChars: MAX_CHARS }).handle({ tool: 'run_build', args: {}, result: log, sessionId: 'ref' })
+    const id = reference.handle!.id
+    const model = fakeModel()
+      .respondWithTools([{ name: 'run_build', args: {}, id: 't1' }])
+      .respondWithTools([{ name: 'fetch_result', args: { id, mode: 'stat' }, id: 't2' }])
+      .respond(new AIMessage('ok'))
+    const agent = createAgent({ model, tools: [run_build], middleware: [spillwayMiddleware({ spillway, requireSession: true })] })
+    const state = await agent.invoke({ messages: [new HumanMessage('go')] })
+    const [built, fetched] = toolMessages(state.messages)
+    const excerpt = built!.content as string
+    expect(excerpt.length).toBeLessThanOrEqual(MAX_CHARS)
+    expect(excerpt).not.toContain(id) // no handle: nothing was stored
+    expect(built!.artifact).toBe(log)
+    expect(fetched!.content).toBe(NO_SESSION_ANSWER)
+    expect((await spillway.stats()).blobs).toBe(0)
+    // With a thread id it spills as usual.
+    const model2 = fakeModel().respondWithTools([{ name: 'run_build', args: {}, id: 't1' }]).respond(new AIMessage('ok'))
+    const agent2 = createAgent({ model: model2, tools: [run_build], middleware: [spillwayMiddleware({ spillway, requireSession: true })] })
+    const state2 = await agent2.invoke({ messages: [new HumanMessage('go')] }, { configurable: { thread_id: 'th-9' } })
+    expect(toolMessages(state2.messages)[0]!.content).toContain(id)
+    expect((await spillway.stats({ sessionId: 'th-9' })).blobs).toBe(1)
   })
 
   it('offers the model only the selected tools, keeps called ones (sticky) and fetch_result', async () => {

@@ -5,7 +5,7 @@ import { selectTools } from '@spillway/core'
 import { fetchResultTool } from './fetch-tool.js'
 import { toolName } from './descriptors.js'
 import { calledToolNames, contentText, lastHumanText } from './messages.js'
-import { sessionIdOf } from './session.js'
+import { sessionResolver } from './session.js'
 
 /** Tool selection per model call, for {@link SpillwayMiddlewareOptions.select}. */
 export interface SelectOptions {
@@ -25,6 +25,13 @@ export interface SpillwayMiddlewareOptions {
   spillway: Spillway
   /** Fixed session id; by default each thread (`configurable.thread_id`) is its own session. */
   sessionId?: string
+  /**
+   * Without an explicit `sessionId` or a thread id, do not use the shared `'default'` session:
+   * results are trimmed without a handle (nothing stored; the raw text is in `artifact`) and
+   * `fetch_result` refuses. Off by default, with a one-time `console.warn` when `'default'` is
+   * used. @default false
+   */
+  requireSession?: boolean
   /** Narrow the tools offered to the model on each call with `selectTools`. */
   select?: SelectOptions
   /** Tools whose results pass untouched. Core profiles already exempt memory/todo-like tools. @default [] */
@@ -51,10 +58,12 @@ export const DEFAULT_SELECT_OPTIONS = Object.freeze({
  * ```
  */
 export function spillwayMiddleware(options: SpillwayMiddlewareOptions) {
-  const { spillway, sessionId, select, exempt = [] } = options
+  const { spillway, sessionId, requireSession, select, exempt = [] } = options
+  // One resolver for both paths, so the 'default' notice is given once per middleware.
+  const sessionOf = sessionResolver({ ...(sessionId === undefined ? {} : { sessionId }), ...(requireSession === undefined ? {} : { requireSession }) })
   return createMiddleware({
     name: 'SpillwayMiddleware',
-    tools: [fetchResultTool(spillway, sessionId)],
+    tools: [fetchResultTool(spillway, sessionOf)],
     wrapToolCall: async (request, handler) => {
       const message = await handler(request)
       if (!ToolMessage.isInstance(message)) return message
@@ -68,7 +77,8 @@ export function spillwayMiddleware(options: SpillwayMiddlewareOptions) {
           tool: name,
           args: request.toolCall.args,
           result: raw,
-          sessionId: sessionIdOf(sessionId, request.runtime),
+          // No session (requireSession): core trims without storing when the id is not valid.
+          sessionId: sessionOf(request.runtime) ?? '',
           ...(request.toolCall.id === undefined ? {} : { toolCallId: request.toolCall.id }),
         })
         if (!handled.changed) return message
