@@ -2,27 +2,18 @@ import { createMiddleware } from 'langchain'
 import { ToolMessage } from '@langchain/core/messages'
 import type { ClientTool, ServerTool } from '@langchain/core/tools'
 import { tool } from '@langchain/core/tools'
-import type { BridgeTool, DisclosureMode, ToolIndex } from '@spillway/core'
+import type { BridgeTool, DisclosureOptions, ToolDescriptor } from '@spillway/core'
 import { createDisclosure } from '@spillway/core'
 import { toolDescriptors, toolName } from './descriptors.js'
 import { sessionIdOf } from './session.js'
 
-/** Options of {@link disclosureMiddleware}. */
-export interface DisclosureMiddlewareOptions {
+/**
+ * Options of {@link disclosureMiddleware}: those of core's `createDisclosure` (`core`,
+ * `contextWindow`, `thresholdPct`, `mode`, `index`, `grants`, ...), with LangChain tools.
+ */
+export interface DisclosureMiddlewareOptions extends Omit<DisclosureOptions<ToolDescriptor>, 'tools'> {
   /** Every tool the agent has (the same list you give `createAgent`). */
   tools: ReadonlyArray<ClientTool | ServerTool>
-  /** Names of the tools always shown and never callable through `tool_call`. */
-  core: string[]
-  /** Model context window, in tokens (sizes the `auto` gate). @default core's (128000) */
-  contextWindow?: number
-  /** `auto` defers when the deferrable schemas exceed this share of the window, in percent. @default 10 */
-  thresholdPct?: number
-  /** @default 'auto' */
-  mode?: DisclosureMode
-  /** Index to search the deferred tools with; built by core when absent. */
-  index?: ToolIndex
-  /** Tools a session may search, describe and call; `undefined` = all. */
-  grants?: (sessionId: string) => readonly string[] | undefined
   /** Fixed session id; by default the thread id (`configurable.thread_id`). */
   sessionId?: string
 }

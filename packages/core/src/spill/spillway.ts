@@ -166,7 +166,7 @@ export function createSpillway(options: SpillwayOptions): Spillway {
       const kind = safeKind(result)
       // JSON around text: the block and fetch_result number the lines inside, as the excerpt does.
       // Memoized, so the trims below do not parse the result again.
-      const view = safeView(result)
+      const view = lineView(result)
       const stored = await store_(result, utf8, { tool, kind, chars: result.length, lines, createdAt }, view)
       const id = stored.id
       await index.put(input.sessionId, { id, tool, kind, chars: result.length, lines, createdAt })
@@ -253,14 +253,6 @@ export function createSpillway(options: SpillwayOptions): Spillway {
       cache.clear()
       knownSha.clear()
     },
-  }
-}
-
-function safeView(text: string): LineView | undefined {
-  try {
-    return lineView(text)
-  } catch {
-    return undefined
   }
 }
 

@@ -24,3 +24,9 @@ export function parseJsonOnce(text: string): { ok: boolean; value: unknown } {
   }
   return { ok: lastJsonOk, value: lastJsonValue }
 }
+
+/** The JSON object `text` holds (through {@link parseJsonOnce}), or `undefined` for anything else. */
+export function parseJsonObject(text: string): Record<string, unknown> | undefined {
+  const { ok, value } = parseJsonOnce(text)
+  return ok && value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
+}

@@ -55,7 +55,7 @@ export function trimResult(result: string, options: TrimOptions = {}, internals:
   const kind = safeDetect(input)
   // JSON around the real text: salient lines, line counts and omitted ranges are lines of the
   // text inside (what the excerpt numbers and what fetch_result reads), computed once here.
-  const view = safeView(input)
+  const view = lineView(input)
   const lined = view?.text ?? input
   const scan = scanLines(lined, profile.salient && !profile.exempt)
   const original: Size = { chars: input.length, lines: scan.lines, tokens: countTokens(input, tokenizer) }
@@ -174,14 +174,6 @@ function isQuoted(text: string): boolean {
   while (i < j && blank(text.charCodeAt(i))) i++
   while (j > i && blank(text.charCodeAt(j))) j--
   return j > i && text.charCodeAt(i) === 34 && text.charCodeAt(j) === 34
-}
-
-function safeView(text: string): LineView | undefined {
-  try {
-    return lineView(text)
-  } catch {
-    return undefined
-  }
 }
 
 function safeSpan(source: string, excerpt: string, lines: number): TrimOutcome['omitted'][number] | undefined {

@@ -1,5 +1,6 @@
 import { fitText } from '../../trim/fit.js'
 import { resolveProfile } from '../../trim/profiles.js'
+import { parseJsonObject } from '../../trim/json-memo.js'
 
 /** Options of {@link trimAria}. */
 export interface AriaOptions {
@@ -184,14 +185,8 @@ export function trimAria(text: string, budget: number, options: Partial<AriaOpti
  * diagnostic fields dropped, the other fields kept, the snapshot cleaned by {@link trimAria}.
  */
 export function trimAriaInJson(text: string, budget: number, options: Partial<AriaOptions> = {}): string | undefined {
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    return undefined
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined
-  const obj = value as Record<string, unknown>
+  const obj = parseJsonObject(text)
+  if (obj === undefined) return undefined
   const snapshot = obj['snapshot']
   if (typeof snapshot !== 'string') return undefined
   const rest: Record<string, unknown> = {}

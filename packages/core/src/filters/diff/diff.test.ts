@@ -90,6 +90,14 @@ describe('summarizeDiff', () => {
     expect(viaTrim.applied).toEqual(['diff'])
     expect(summarizeDiffInJson('{"ok":true}', 1000)).toBeUndefined()
   })
+
+  it('gives the same summary when asked twice (the shared parse is never modified)', () => {
+    const text = JSON.stringify({ result: { ok: true, patch: fileDiff('src/x.ts', 12) } })
+    const first = summarizeDiffInJson(text, 1200)
+    expect(first).toContain('src/x.ts (12 hunks')
+    expect(summarizeDiffInJson(text, 1200)).toBe(first)
+    expect(trimResult(text, { tool: 'patch', maxChars: 1200 }).text).toBe(trimResult(text, { tool: 'patch', maxChars: 1200 }).text)
+  })
 })
 
 describe.skipIf(!hasCorpus)('real git show output (corpus diffs/express)', () => {

@@ -1,5 +1,6 @@
 import { LIMIT_LEVELS, renderCompact } from '../json/render.js'
 import { summarizeDiff } from './diff.js'
+import { parseJsonObject } from '../../trim/json-memo.js'
 
 /** A string that reads as a unified diff: a hunk header plus a file header or `diff --git`. */
 export function looksLikeDiff(s: string): boolean {
@@ -15,41 +16,37 @@ export function looksLikeDiff(s: string): boolean {
  * Returns `undefined` when no field holds a diff.
  */
 export function summarizeDiffInJson(text: string, budget: number): string | undefined {
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    return undefined
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined
-  const obj = value as Record<string, unknown>
-  let holder: Record<string, unknown> | undefined
+  const obj = parseJsonObject(text)
+  if (obj === undefined) return undefined
+  // Where the diff sits: obj[key], or obj[outer][key] one level down.
+  let outer: string | undefined
   let key: string | undefined
   for (const k of Object.keys(obj)) {
     const v = obj[k]
     if (typeof v === 'string' && looksLikeDiff(v)) {
-      holder = obj
       key = k
       break
     }
     if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-      for (const k2 of Object.keys(v)) {
+      key = Object.keys(v).find((k2) => {
         const v2 = (v as Record<string, unknown>)[k2]
-        if (typeof v2 === 'string' && looksLikeDiff(v2)) {
-          holder = v as Record<string, unknown>
-          key = k2
-          break
-        }
+        return typeof v2 === 'string' && looksLikeDiff(v2)
+      })
+      if (key !== undefined) {
+        outer = k
+        break
       }
-      if (key !== undefined) break
     }
   }
-  if (holder === undefined || key === undefined) return undefined
+  if (key === undefined) return undefined
+  // Copies, never the parsed value: it is shared through parseJsonObject's memo.
+  const shown: Record<string, unknown> = { ...obj }
+  const holder: Record<string, unknown> = outer === undefined ? shown : (shown[outer] = { ...(obj[outer] as Record<string, unknown>) })
   const diff = holder[key] as string
   holder[key] = `<diff, ${diff.length} chars: summarised below>`
   let rest = ''
   for (const limits of LIMIT_LEVELS) {
-    rest = renderCompact(obj, limits, budget)
+    rest = renderCompact(shown, limits, budget)
     if (rest.length <= budget / 3) break
   }
   const summary = summarizeDiff(diff, budget - rest.length - 1)
