@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createSpillway, memoryStore, type StorageAdapter } from '../src/index.js'
-import { stripAnsi } from '../src/filters/ansi/index.js'
+import { collapseProgress, stripAnsi } from '../src/filters/ansi/index.js'
 import { fsStore } from '../src/store/fs/index.js'
 import { hasCorpus, labelledCiLogs } from './corpus.js'
 
@@ -25,15 +25,17 @@ const stores: Array<[string, () => StorageAdapter]> = [
 describe.skipIf(!hasCorpus).each(stores)('fetch_result on labelled CI logs (%s)', (_name, makeStore) => {
   const logs = hasCorpus ? labelledCiLogs().filter((l) => l.text.length > 6_000).slice(0, 12) : []
 
-  // range and grep read the text as the excerpt showed it: ANSI codes removed, same line numbers.
-  it('stat, range and grep give back the exact original text (ANSI codes removed), full the raw bytes', async () => {
+  // range and grep read the text as the excerpt showed it: ANSI codes and progress-bar frames
+  // removed, same line numbers.
+  it('stat, range and grep give back the exact original text (ANSI codes, progress frames removed), full the raw bytes', async () => {
     expect(logs.length).toBeGreaterThan(5)
     for (const log of logs) {
       const sw = createSpillway({ store: makeStore(), maxChars: 4_000 })
       const res = await sw.handle({ tool: 'terminal', result: log.text, sessionId: 'ci' })
       expect(res.content.length, log.name).toBeLessThanOrEqual(4_000)
       const id = res.handle!.id
-      const clean = stripAnsi(log.text) ?? log.text
+      const stripped = stripAnsi(log.text) ?? log.text
+      const clean = collapseProgress(stripped) ?? stripped
       const lines = naiveLines(clean)
       expect(naiveLines(log.text).length, log.name).toBe(lines.length) // removing codes keeps every line number
       expect((await sw.fetch({ id, mode: 'stat' }, { sessionId: 'ci' })).text, log.name).toContain(`chars: ${log.text.length}\n`)
@@ -43,7 +45,7 @@ describe.skipIf(!hasCorpus).each(stores)('fetch_result on labelled CI logs (%s)'
       for (let start = 1; start <= lines.length; start += 100) {
         const r = await sw.fetch({ id, mode: 'range', start, count: 100 }, { sessionId: 'ci' })
         const [head, ...body] = r.text.split('\n')
-        const long = /^\[line (\d+) of \d+(?: \(ANSI codes removed\))?, chars 1-(\d+) of its (\d+)\]$/.exec(head!)
+        const long = /^\[line (\d+) of \d+(?: \([a-zA-Z -]+ removed\))?, chars 1-(\d+) of its (\d+)\]$/.exec(head!)
         if (long !== null) {
           // One line longer than the answer cap: follow the offset calls the answer names.
           let line = body.slice(0, -1).join('\n')
@@ -59,8 +61,8 @@ describe.skipIf(!hasCorpus).each(stores)('fetch_result on labelled CI logs (%s)'
           start = Number(long[1]) + 1 - 100
           continue
         }
-        const m = /^\[lines (\d+)-(\d+) of (\d+)( \(ANSI codes removed\))?\]$/.exec(head!)
-        expect(m?.[4] !== undefined, log.name).toBe(clean !== log.text) // the echo says when codes were removed
+        const m = /^\[lines (\d+)-(\d+) of (\d+)( \([a-zA-Z -]+ removed\))?\]$/.exec(head!)
+        expect(m?.[4] !== undefined, log.name).toBe(clean !== log.text) // the echo says when anything was removed
         expect(m, `${log.name}: ${head}`).not.toBeNull()
         const shownTo = Number(m![2])
         const cut = body.at(-1)?.startsWith('[cut at the') === true

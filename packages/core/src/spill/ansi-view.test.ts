@@ -53,7 +53,7 @@ describe.each([
     const r = await s.fetch({ id, mode: 'range', start: 1201, count: 2 }, S)
     expect(r.text).toBe(`[lines 1201-1202 of 2000${of} (ANSI codes removed)]\nerror[E0308]: mismatched types\n  --> src/main.rs:12:5`)
     const stat = (await s.fetch({ id, mode: 'stat' }, S)).text
-    expect(stat).toMatch(/ANSI colour codes removed, as the excerpt showed it \(same line numbers\); full returns it raw/)
+    expect(stat).toMatch(/ANSI codes removed, as the excerpt showed it \(same line numbers\); full returns it raw/)
     expect(stat).toContain(`chars: ${raw.length}\n`)
     const full = (await s.fetch({ id, mode: 'full' }, S)).text
     expect(full.slice(full.indexOf('\n') + 1)).toBe(raw)
@@ -67,5 +67,33 @@ describe('echoes on text without ANSI codes', () => {
     const id = (await s.handle({ tool: 'terminal', result: plain, ...S })).handle!.id
     expect((await s.fetch({ id, mode: 'range', start: 1, count: 1 }, S)).text).toBe('[lines 1-1 of 2000]\nstep 1 ok')
     expect((await s.fetch({ id, mode: 'stat' }, S)).text).not.toMatch(/ANSI/)
+  })
+})
+
+describe('char positions in the excerpt are the ones fetch_result reads', () => {
+  // One long line: the marker names char positions; the text after it starts at the next char.
+  const resumesAt = async (raw: string, removed: string): Promise<void> => {
+    const s = createSpillway({ store: memoryStore(), maxChars: 4_000 })
+    const h = await s.handle({ tool: 'terminal', result: raw, ...S })
+    const lines = h.content.split('\n')
+    const at = lines.findIndex((l) => /from char \d+ of line 1, up to char \d+/.test(l))
+    expect(at).toBeGreaterThan(0)
+    const upTo = Number(/up to char (\d+)/.exec(lines[at]!)![1])
+    const shownAfter = lines[at + 1]!.slice(0, 20)
+    const r = await s.fetch({ id: h.handle!.id, mode: 'range', offset: upTo, count: 20 }, S)
+    expect(r.ok).toBe(true)
+    expect(r.text.split('\n')[0]).toContain(`(${removed} removed)`)
+    expect(r.text.split('\n')[1]).toBe(shownAfter)
+  }
+
+  it('on a coloured one-line result under 1 MB', async () => {
+    const raw = Array.from({ length: 40_000 }, (_, i) => `\x1b[32mtok${i}\x1b[0m `).join('')
+    expect(raw.length).toBeLessThan(1_000_000)
+    await resumesAt(raw, 'ANSI codes')
+  })
+
+  it('on a carriage-return progress line (frames collapsed for reading as in the excerpt)', async () => {
+    const raw = `${Array.from({ length: 3000 }, (_, i) => `Downloading ${i}/3000`).join('\r')}\r${Array.from({ length: 800 }, (_, i) => `word${i}`).join(' ')}`
+    await resumesAt(raw, 'progress-bar frames')
   })
 })

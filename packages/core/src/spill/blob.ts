@@ -1,4 +1,4 @@
-import { stripAnsi } from '../filters/ansi/index.js'
+import { collapseProgress, stripAnsi } from '../filters/ansi/index.js'
 import { countLines } from '../trim/text.js'
 import { lineView, viewLabel, type LineView } from '../trim/view.js'
 
@@ -11,8 +11,9 @@ import { lineView, viewLabel, type LineView } from '../trim/view.js'
  * read the lines of that inner text (`body`), the lines the excerpt numbered; `text` stays the raw
  * result, byte for byte, for `full` and the hash.
  *
- * `body` also has ANSI escape codes removed (`cleaned`): the excerpt shows text without them, so a
- * grep for a line the model read must find it. Removing them keeps every line at its number.
+ * `body` also has ANSI escape codes removed and carriage-return progress bars collapsed to their
+ * final frame (`cleaned`), as the excerpt shows them: a grep for a line the model read must find
+ * it, and the excerpt's char positions must be `body`'s. Both keep every line at its number.
  */
 export interface LoadedBlob {
   id: string
@@ -24,10 +25,10 @@ export interface LoadedBlob {
   utf8Bytes: number
   /** JSON path of the view (`['output']`, `['result']`, ...) when `body` is text inside `text`. */
   viewPath: readonly string[] | undefined
-  /** The text `range`, `grep` and offsets read: the view's text, else `text`; ANSI codes removed. */
+  /** The text `range`, `grep` and offsets read: the view's text, else `text`; ANSI codes and progress frames removed. */
   body: string
-  /** True when `body` had ANSI escape codes removed (echoes say so). */
-  cleaned: boolean
+  /** What was removed from `body` (`'ANSI codes'`, `'progress-bar frames'`, both), for the echoes; `''` when nothing. */
+  cleaned: string
   /** Lines of the raw `text` (the view's lines are {@link LoadedBlob.lineCount}). */
   rawLineCount(): number
   /** Start offset of each line of `body` (lines split on `\n`, as `countLines`). */
@@ -47,7 +48,9 @@ export function loadedBlob(id: string, text: string, storedBytes: number, utf8By
   const v = view === undefined ? lineView(text) : (view ?? undefined)
   const lined = v?.text ?? text
   const stripped = stripAnsi(lined)
-  const body = stripped ?? lined
+  const collapsed = collapseProgress(stripped ?? lined)
+  const body = collapsed ?? stripped ?? lined
+  const cleaned = [stripped !== undefined ? 'ANSI codes' : '', collapsed !== undefined ? 'progress-bar frames' : ''].filter(Boolean).join(' and ')
   let starts: Int32Array | undefined
   let lower: string | null | undefined
   let rawLines: number | undefined
@@ -64,7 +67,7 @@ export function loadedBlob(id: string, text: string, storedBytes: number, utf8By
     utf8Bytes,
     viewPath: v === undefined ? undefined : Object.freeze([...v.path]),
     body,
-    cleaned: stripped !== undefined,
+    cleaned,
     rawLineCount: () => (v === undefined ? index().length : (rawLines ??= countLines(text))),
     starts: index,
     lineCount: () => index().length,
@@ -87,10 +90,10 @@ export function loadedBlob(id: string, text: string, storedBytes: number, utf8By
 
 /**
  * ` of the "output" field` when `range` / `grep` read a view of the blob, ` (ANSI codes removed)`
- * when they read it cleaned, else `''`: appended to their echoes so they never pass for the raw text.
+ * (or progress-bar frames) when they read it cleaned, else `''`: appended to their echoes so they never pass for the raw text.
  */
 export function viewSuffix(blob: LoadedBlob): string {
-  return `${blob.viewPath === undefined ? '' : ` of ${viewLabel(blob.viewPath)}`}${blob.cleaned ? ' (ANSI codes removed)' : ''}`
+  return `${blob.viewPath === undefined ? '' : ` of ${viewLabel(blob.viewPath)}`}${blob.cleaned !== '' ? ` (${blob.cleaned} removed)` : ''}`
 }
 
 /** 0-based line holding char `offset`: binary search over line starts. */

@@ -73,7 +73,7 @@ export function runMode(blob: LoadedBlob, entry: SessionEntry, req: FetchRequest
           ].join('\n'),
         }
       }
-      return { ok: true, text: `[full result ${id}: ${blob.text.length} chars, ${blob.rawLineCount()} lines${blob.cleaned ? ', raw: ANSI codes included' : ''}]\n${blob.text}` }
+      return { ok: true, text: `[full result ${id}: ${blob.text.length} chars, ${blob.rawLineCount()} lines${blob.cleaned !== '' ? `, raw: ${blob.cleaned} included` : ''}]\n${blob.text}` }
     }
   }
 }

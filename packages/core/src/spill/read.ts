@@ -24,7 +24,7 @@ export function statBlob(blob: LoadedBlob, entry: SessionEntry): FetchResponse {
             `view: ${JSON.stringify(blob.viewPath)}, the text inside this JSON: ${blob.body.length} chars, ${blob.lineCount()} lines`,
             `range, grep and offset read the lines of ${viewLabel(blob.viewPath)}, numbered as in the excerpt; full returns the raw JSON`,
           ]),
-      ...(blob.cleaned ? ['ansi: range, grep and offset read the text with its ANSI colour codes removed, as the excerpt showed it (same line numbers); full returns it raw, codes included'] : []),
+      ...(blob.cleaned !== '' ? [`cleaned: range, grep and offset read the text with its ${blob.cleaned} removed, as the excerpt showed it (same line numbers); full returns it raw`] : []),
     ].join('\n'),
   }
 }

@@ -135,3 +135,13 @@ describe('trimResult on JSON around text', () => {
     expect(merged).toBeGreaterThan(0)
   })
 })
+
+describe('lineView memo', () => {
+  it('returns a frozen view, so a caller cannot change what later calls (and fetch_result) see', () => {
+    const s = JSON.stringify({ result: Array.from({ length: 300 }, (_, i) => `line ${i}`).join('\n') })
+    const v = lineView(s)!
+    expect(Object.isFrozen(v) && Object.isFrozen(v.path)).toBe(true)
+    expect(() => (v.path as string[]).push('evil')).toThrow()
+    expect(trimResult(s, { maxChars: 500 }).view).toEqual(['result'])
+  })
+})

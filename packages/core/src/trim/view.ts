@@ -17,14 +17,14 @@ export const TERMINAL_OUTPUT_KEYS: readonly string[] = Object.freeze(['output', 
 /** The text inside a JSON-wrapped result, as returned by {@link lineView}. */
 export interface LineView {
   /** The inner text: the excerpt's line numbers, and `fetch_result`'s, are lines of this text. */
-  text: string
+  readonly text: string
   /**
    * Where the text sits in the raw result: the keys peeled off, outermost first, `(string)` for a
    * JSON string layer, e.g. `['output']`, `['result']`, `['(string)', 'output']`, `['content']`.
    */
-  path: string[]
+  readonly path: readonly string[]
   /** `envelope` (as {@link unwrapEnvelope}) or `terminal` (the output field of a command result). */
-  shape: 'envelope' | 'terminal'
+  readonly shape: 'envelope' | 'terminal'
 }
 
 /**
@@ -81,8 +81,10 @@ export function lineView(text: string): LineView | undefined {
     view = undefined
   }
   lastViewText = text
-  lastView = view
-  return view
+  // Frozen: the same object answers every later call for this string (and the spill layer keeps
+  // it), so no caller may change what the next one sees.
+  lastView = view === undefined ? undefined : Object.freeze({ ...view, path: Object.freeze([...view.path]) })
+  return lastView
 }
 
 /**
