@@ -211,7 +211,8 @@ class SidecarClient:
     def _request(self, op: str, timeout_s: float, fields: Dict[str, Any]) -> Any:
         asked, deadline = timeout_s, time.monotonic() + timeout_s
         conn = self._connection()
-        if not conn.ready.is_set():
+        waited_for_start = not conn.ready.is_set()
+        if waited_for_start:
             # Fail open while the process starts; the start handshake goes on without us.
             if conn.waited_out or not conn.ready.wait(timeout_s):
                 conn.waited_out = True
@@ -230,6 +231,10 @@ class SidecarClient:
         if not slot.event.wait(timeout_s):
             conn.forget(req_id)
             message = f"the sidecar did not answer within {asked:g} s"
+            if waited_for_start:
+                # The start ate part of this call's time-out: the process is not hung, just new.
+                # Keep it running for the next call instead of killing and restarting it forever.
+                raise SidecarError(f"{message} (it had just started; kept running for the next call)")
             conn.close(message, kill=True)
             self._after_failure(conn)  # a process that never answered is a failed start
             raise SidecarError(message)

@@ -202,3 +202,27 @@ def test_plugin_without_a_sidecar_fails_open_everywhere(tmp_path, monkeypatch):
     assert "re-run the original tool" in answer["error"]
     assert "unavailable" in ctx.run_command("spillway")
     ctx.unload()
+
+
+SLOW_START_SLOW_REPLY = """
+    import json, sys, time
+    time.sleep(float(sys.argv[1]))  # a cold start
+    for line in sys.stdin:
+        req = json.loads(line)
+        if req.get("op") != "ping":
+            time.sleep(float(sys.argv[2]))  # each real request takes a while too
+        print(json.dumps({"id": req["id"], "ok": True, "result": "up"}), flush=True)
+"""
+
+
+def test_a_start_that_eats_the_time_out_keeps_the_process_for_the_next_call(tmp_path):
+    # start 0.7 s + request 0.5 s > time-out 1 s: the first call fails open, but the new process
+    # is not killed; the next call finds it warm and is answered (one start in all).
+    argv = script(tmp_path, "slowboth", SLOW_START_SLOW_REPLY) + ["0.7", "0.5"]
+    client = SidecarClient(lambda: argv, timeout_s=1.0, start_timeout_s=30)
+    with pytest.raises(SidecarError, match="kept running for the next call"):
+        client.request("handle")
+    for _ in range(3):
+        assert client.request("handle") == "up"
+    assert client.starts == 1
+    client.close()
