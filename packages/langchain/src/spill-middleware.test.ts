@@ -63,6 +63,28 @@ describe('spillwayMiddleware in a createAgent loop', () => {
     expect(stolen.text).not.toContain(NEEDLE)
   })
 
+  it('works the same when the agent is streamed (agent.stream, values mode)', async () => {
+    const { spillway, log, run_build } = setup()
+    const model = fakeModel().respondWithTools([{ name: 'run_build', args: {}, id: 't1' }]).respond(new AIMessage('done'))
+    const agent = createAgent({ model, tools: [run_build], middleware: [spillwayMiddleware({ spillway })] })
+    let last: { messages: unknown[] } | undefined
+    let chunks = 0
+    for await (const chunk of await agent.stream({ messages: [new HumanMessage('build it')] }, { configurable: { thread_id: 'stream-1' }, streamMode: 'values' })) {
+      last = chunk as { messages: unknown[] }
+      chunks++
+      // No streamed state ever carries the raw log as a ToolMessage's content.
+      for (const m of toolMessages(last.messages)) expect((m.content as string).length).toBeLessThanOrEqual(MAX_CHARS)
+    }
+    expect(chunks).toBeGreaterThan(2)
+    const [result] = toolMessages(last!.messages)
+    expect((result!.content as string).length).toBeLessThanOrEqual(MAX_CHARS)
+    expect(result!.content).toMatch(/fetch_result/)
+    expect(result!.artifact).toBe(log)
+    expect((await spillway.stats({ sessionId: 'stream-1' })).blobs).toBe(1)
+    // The model's second call read the excerpt.
+    expect(toolMessages(model.calls[1]!.messages)[0]!.content).toBe(result!.content)
+  })
+
   it('leaves small results as they are', async () => {
     const { spillway } = setup()
     const small = tool(async () => 'all good', { name: 'small', description: 'small', schema: z.object({}) })
