@@ -131,6 +131,27 @@ export function agentLoopSuite(label: string, major: 6 | 7): void {
       expect(result.text).toBe('ok')
     })
 
+    it('sends the excerpt when a chat UI replays history through convertToModelMessages', async () => {
+      const { spillway, log, run_build } = setup()
+      const tools = spillTools({ run_build }, { spillway, sessionId: 'ui-1' })
+      const history = [
+        { role: 'user' as const, parts: [{ type: 'text' as const, text: 'build it' }] },
+        { role: 'assistant' as const, parts: [{ type: 'tool-run_build' as const, toolCallId: 'c1', state: 'output-available' as const, input: {}, output: log }] },
+      ]
+      const messages = await ai.convertToModelMessages(history as never, { tools })
+      const parts = messages.flatMap((m) => (m.role === 'tool' ? (m.content as unknown as Array<{ type: string; output?: { type: string; value: unknown } }>) : []))
+      const result = parts.find((p) => p.type === 'tool-result')!
+      expect(result.output!.type).toBe('text')
+      const excerpt = result.output!.value as string
+      expect(excerpt.length).toBeLessThanOrEqual(MAX_CHARS)
+      expect(excerpt).toMatch(/fetch_result/)
+      expect(excerpt).not.toContain(NEEDLE)
+      // Deterministic: replaying the same history gives the same prompt (provider caches hold).
+      const again = await ai.convertToModelMessages(history as never, { tools })
+      expect(JSON.stringify(again)).toBe(JSON.stringify(messages))
+      expect((await spillway.stats({ sessionId: 'ui-1' })).blobs).toBe(1)
+    })
+
     it('works the same in streamText', async () => {
       const { spillway, log, run_build } = setup()
       const { model, calls } = scriptedModel([() => [callTool('c1', 'run_build', {})], () => say('ok')])
