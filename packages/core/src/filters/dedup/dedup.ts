@@ -48,32 +48,55 @@ export interface MergedLines {
 }
 
 /**
- * Exact consecutive duplicate lines collapsed to one line followed by ` (xN)`, with the input
- * line each output line begins at. Blank lines are left to {@link collapseBlankRunsMapped}.
- * Returns `undefined` when nothing repeats.
+ * The one loop behind the run-merging filters: `runEnd(lines, i)` says where the run starting at
+ * line `i` ends (exclusive), `render(line, count)` what a run of 2+ lines becomes (`undefined`:
+ * its lines stay as they are). Returns the merged text with the input line each output line
+ * begins at, or `undefined` when no run was merged.
  */
-export function dedupExactMapped(text: string): MergedLines | undefined {
+function mergeRuns(text: string, runEnd: (lines: string[], i: number) => number, render: (line: string, count: number) => string | undefined): MergedLines | undefined {
   if (text.length === 0) return undefined
   const { lines, trailing } = splitLines(text)
   const out: string[] = []
   const starts: number[] = []
   let changed = false
   for (let i = 0; i < lines.length; ) {
-    const line = lines[i]!
-    let j = i + 1
-    while (j < lines.length && lines[j] === line) j++
-    if (j - i > 1 && !isBlank(line)) {
-      out.push(counted(line, j - i))
+    const j = Math.max(i + 1, runEnd(lines, i))
+    const merged = j - i > 1 ? render(lines[i]!, j - i) : undefined
+    if (merged !== undefined) {
+      out.push(merged)
       starts.push(i + 1)
       changed = true
     } else
       for (let k = i; k < j; k++) {
-        out.push(line)
+        out.push(lines[k]!)
         starts.push(k + 1)
       }
     i = j
   }
   return changed ? { text: join(out, trailing), lineStarts: starts } : undefined
+}
+
+/** End of the run of lines equal to line `i`. */
+function sameLines(lines: string[], i: number): number {
+  let j = i + 1
+  while (j < lines.length && lines[j] === lines[i]) j++
+  return j
+}
+
+/** End of the run of blank lines starting at line `i` (`i` itself when it is not blank). */
+function blankLines(lines: string[], i: number): number {
+  let j = i
+  while (j < lines.length && isBlank(lines[j]!)) j++
+  return j
+}
+
+/**
+ * Exact consecutive duplicate lines collapsed to one line followed by ` (xN)`, with the input
+ * line each output line begins at. Blank lines are left to {@link collapseBlankRunsMapped}.
+ * Returns `undefined` when nothing repeats.
+ */
+export function dedupExactMapped(text: string): MergedLines | undefined {
+  return mergeRuns(text, sameLines, (line, n) => (isBlank(line) ? undefined : counted(line, n)))
 }
 
 /**
@@ -86,27 +109,7 @@ export function dedupExact(text: string): string | undefined {
 
 /** Runs of two or more blank lines collapsed to one empty line, with the input line each output line begins at. */
 export function collapseBlankRunsMapped(text: string): MergedLines | undefined {
-  if (text.length === 0) return undefined
-  const { lines, trailing } = splitLines(text)
-  const out: string[] = []
-  const starts: number[] = []
-  let changed = false
-  for (let i = 0; i < lines.length; ) {
-    starts.push(i + 1)
-    if (!isBlank(lines[i]!)) {
-      out.push(lines[i]!)
-      i++
-      continue
-    }
-    let j = i + 1
-    while (j < lines.length && isBlank(lines[j]!)) j++
-    if (j - i > 1) {
-      out.push('')
-      changed = true
-    } else out.push(lines[i]!)
-    i = j
-  }
-  return changed ? { text: join(out, trailing), lineStarts: starts } : undefined
+  return mergeRuns(text, blankLines, () => '')
 }
 
 /**
@@ -116,29 +119,8 @@ export function collapseBlankRunsMapped(text: string): MergedLines | undefined {
  * read from it stay true. Returns `undefined` when there is no such run.
  */
 export function countBlankRuns(text: string, minRun = 3): MergedLines | undefined {
-  if (text.length === 0) return undefined
   const min = Math.max(2, Math.floor(minRun))
-  const { lines, trailing } = splitLines(text)
-  const out: string[] = []
-  const starts: number[] = []
-  let changed = false
-  for (let i = 0; i < lines.length; ) {
-    let j = i
-    while (j < lines.length && isBlank(lines[j]!)) j++
-    if (j - i >= min) {
-      out.push(`[${j - i} blank lines]`)
-      starts.push(i + 1)
-      changed = true
-      i = j
-    } else {
-      for (let k = i; k <= j && k < lines.length; k++) {
-        out.push(lines[k]!)
-        starts.push(k + 1)
-      }
-      i = j + 1
-    }
-  }
-  return changed ? { text: join(out, trailing), lineStarts: starts } : undefined
+  return mergeRuns(text, blankLines, (_, n) => (n >= min ? `[${n} blank lines]` : undefined))
 }
 
 /** Runs of two or more blank lines collapsed to one empty line. */
