@@ -54,6 +54,12 @@ export interface StorageAdapter {
   /** The bytes stored under `id`, or `undefined` when absent. */
   get(id: string): Promise<Uint8Array | undefined>
   has(id: string): Promise<boolean>
+  /**
+   * Capability: bytes `[start, end)` of what is stored under `id` (fewer when `end` passes the
+   * end; empty when `start` does), or `undefined` when absent. Lets the spill layer read a blob's
+   * manifest and only the chunks a fetch spans. Same atomicity as `get`: the bytes of one put.
+   */
+  getRange?(id: string, start: number, end: number): Promise<Uint8Array | undefined>
   /** Removes `id`; removing an absent id is not an error. */
   delete(id: string): Promise<void>
   list(): AsyncIterable<BlobInfo>
