@@ -1,8 +1,11 @@
+import { existsSync } from 'node:fs'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { trimResult, type FetchRequest, type TrimOptions } from '@spillway/core'
 import { defaultStoreDir } from './dir.js'
-import { HELP } from './help.js'
-import { EXIT, UsageError, readAll, write, type CliIO } from './io.js'
+import { COMMAND_HELP, HELP, suggest } from './help.js'
+import { readInput } from './input.js'
+import { EXIT, UsageError, write, type CliIO } from './io.js'
+import { statsTable, sweepTable } from './stats-table.js'
 import { openSpillway } from './spillway.js'
 import { runSidecar } from './sidecar.js'
 
@@ -19,8 +22,19 @@ function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[]
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true })
   } catch (err) {
-    throw new UsageError((err as Error).message)
+    // Node's own message for an unknown option ends in an example with unbalanced quotes: say it plainly.
+    const unknown = /^Unknown option '([^']+)'/.exec((err as Error).message)?.[1]
+    if (unknown === undefined) throw new UsageError((err as Error).message)
+    const known = Object.keys(options).map((k) => `--${k}`)
+    const close = suggest(unknown.replace(/=.*$/, ''), known)
+    throw new UsageError(`unknown option ${unknown}${close ? ` (did you mean ${close}?)` : ''}`)
   }
+}
+
+/** True when `args` ask for help before any `--` (after which words belong to another program). */
+function wantsHelp(args: readonly string[]): boolean {
+  const end = args.indexOf('--')
+  return (end < 0 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h')
 }
 
 function int(value: string | undefined, name: string, min = 0): number | undefined {
@@ -37,6 +51,11 @@ function int(value: string | undefined, name: string, min = 0): number | undefin
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const [command, ...rest] = argv
   try {
+    const help = command === undefined ? undefined : COMMAND_HELP[command]
+    if (help !== undefined && wantsHelp(rest)) {
+      await write(io.stdout, help)
+      return EXIT.ok
+    }
     switch (command) {
       case undefined:
         // No command is a usage error: the help goes to stderr so stdout stays clean for pipes.
@@ -53,6 +72,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         return EXIT.ok
       case 'trim':
         return await trim(rest, io)
+      case 'spill':
+        return await spill(rest, io)
       case 'fetch':
         return await fetch(rest, io)
       case 'stats':
@@ -61,12 +82,15 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         return await sweep(rest, io)
       case 'sidecar':
         return await sidecar(rest, io)
-      default:
-        throw new UsageError(`unknown command "${command}"`)
+      default: {
+        const close = suggest(command, Object.keys(COMMAND_HELP))
+        throw new UsageError(`unknown command "${command}"${close ? ` (did you mean "${close}"?)` : ''}`)
+      }
     }
   } catch (err) {
     if (err instanceof UsageError) {
-      await write(io.stderr, `spillway: ${err.message}\nRun "spillway --help" for usage.\n`)
+      const where = command !== undefined && COMMAND_HELP[command] !== undefined ? `spillway ${command} --help` : 'spillway --help'
+      await write(io.stderr, `spillway: ${err.message}\nRun "${where}" for usage.\n`)
       return EXIT.usage
     }
     await write(io.stderr, `spillway: ${(err as Error)?.message ?? String(err)}\n`)
@@ -81,19 +105,51 @@ async function trim(args: string[], io: CliIO): Promise<number> {
     'context-window': { type: 'string' },
     json: { type: 'boolean' },
   })
-  if (positionals.length > 0) throw new UsageError(`trim reads stdin and takes no arguments, got "${positionals[0]}"`)
+  if (positionals.length > 1) throw new UsageError(`trim takes at most one FILE (or - for stdin), got ${positionals.length}`)
   const options: TrimOptions = {}
   if (values.tool !== undefined) options.tool = values.tool
   const maxChars = int(values['max-chars'], 'max-chars', 1) // 0 would print nothing: refuse it, like the sidecar
   const contextWindow = int(values['context-window'], 'context-window', 1)
   if (maxChars !== undefined) options.maxChars = maxChars
   if (contextWindow !== undefined) options.contextWindow = contextWindow
-  const out = trimResult(await readAll(io.stdin), options)
+  const input = await readInput(positionals[0], io)
+  if (input.binary) {
+    await write(io.stdout, values.json ? `${JSON.stringify({ binary: input.binary, text: input.placeholder })}\n` : `${input.placeholder}\n`)
+    return EXIT.ok
+  }
+  const out = trimResult(input.text, options)
   await write(io.stdout, values.json ? `${JSON.stringify(out)}\n` : out.text)
   return EXIT.ok
 }
 
+async function spill(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parse(args, { ...STORE_OPTIONS, tool: { type: 'string' }, 'max-chars': { type: 'string' } })
+  if (positionals.length > 1) throw new UsageError(`spill takes at most one FILE (or - for stdin), got ${positionals.length}`)
+  const maxChars = int(values['max-chars'], 'max-chars', 1)
+  const input = await readInput(positionals[0], io)
+  if (input.binary) {
+    // Nothing a model could read: not stored (the bytes stay where they came from), said so.
+    await write(io.stdout, values.json ? `${JSON.stringify({ binary: input.binary, content: input.placeholder })}\n` : `${input.placeholder}\n`)
+    return EXIT.ok
+  }
+  const sw = await openSpillway({ dir: storeDir(values, io), ...(maxChars !== undefined ? { maxChars } : {}) })
+  try {
+    const res = await sw.handle({ tool: values.tool ?? 'terminal', result: input.text, sessionId: sessionOf(values, io) })
+    await write(io.stdout, values.json ? `${JSON.stringify(res)}\n` : res.content.endsWith('\n') ? res.content : `${res.content}\n`)
+    return EXIT.ok
+  } finally {
+    await sw.dispose()
+  }
+}
+
 const storeDir = (values: { dir?: string | undefined }, io: CliIO): string => values.dir ?? defaultStoreDir(io.env)
+
+/** The store folder of a command that only reads: one that does not exist is an error, not an empty store. */
+function existingStoreDir(values: { dir?: string | undefined }, io: CliIO): string {
+  const dir = storeDir(values, io)
+  if (!existsSync(dir)) throw new Error(`no spillway store at ${dir}: nothing was spilled there (check --dir or $SPILLWAY_DIR)`)
+  return dir
+}
 const sessionOf = (values: { session?: string | undefined }, io: CliIO): string => values.session ?? io.env['SPILLWAY_SESSION'] ?? 'cli'
 
 async function fetch(args: string[], io: CliIO): Promise<number> {
@@ -121,7 +177,7 @@ async function fetch(args: string[], io: CliIO): Promise<number> {
   if (values.pattern !== undefined) request.pattern = values.pattern
   if (values.literal !== undefined) request.literal = values.literal
   if (values['ignore-case'] !== undefined) request.ignoreCase = values['ignore-case']
-  const sw = await openSpillway({ dir: storeDir(values, io) })
+  const sw = await openSpillway({ dir: existingStoreDir(values, io) })
   try {
     const res = await sw.fetch(request, { sessionId: sessionOf(values, io) })
     // --json is machine output (stdout, `ok` tells); otherwise a refusal is an error: stderr.
@@ -134,11 +190,12 @@ async function fetch(args: string[], io: CliIO): Promise<number> {
 }
 
 async function stats(args: string[], io: CliIO): Promise<number> {
-  const { values } = parse(args, STORE_OPTIONS)
-  const sw = await openSpillway({ dir: storeDir(values, io) })
+  const { values, positionals } = parse(args, STORE_OPTIONS)
+  if (positionals.length > 0) throw new UsageError('stats takes no arguments')
+  const sw = await openSpillway({ dir: existingStoreDir(values, io) })
   try {
     const s = await sw.stats(values.session !== undefined ? { sessionId: values.session } : undefined)
-    await write(io.stdout, `${JSON.stringify(s, null, values.json ? undefined : 2)}\n`)
+    await write(io.stdout, values.json ? `${JSON.stringify(s)}\n` : statsTable(s, values.session))
     return EXIT.ok
   } finally {
     await sw.dispose()
@@ -146,11 +203,12 @@ async function stats(args: string[], io: CliIO): Promise<number> {
 }
 
 async function sweep(args: string[], io: CliIO): Promise<number> {
-  const { values } = parse(args, STORE_OPTIONS)
-  const sw = await openSpillway({ dir: storeDir(values, io) })
+  const { values, positionals } = parse(args, STORE_OPTIONS)
+  if (positionals.length > 0) throw new UsageError('sweep takes no arguments')
+  const sw = await openSpillway({ dir: existingStoreDir(values, io) })
   try {
     const s = await sw.sweep()
-    await write(io.stdout, `${JSON.stringify(s, null, values.json ? undefined : 2)}\n`)
+    await write(io.stdout, values.json ? `${JSON.stringify(s)}\n` : sweepTable(s))
     return EXIT.ok
   } finally {
     await sw.dispose()

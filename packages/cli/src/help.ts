@@ -2,17 +2,20 @@
 export const HELP = `spillway: keep LLM-agent context lean without losing anything
 
 Usage:
-  spillway trim [--tool NAME] [--max-chars N | --context-window N] [--json]   < result
+  spillway trim [FILE|-] [--tool NAME] [--max-chars N | --context-window N] [--json]
+  spillway spill [FILE|-] [--tool NAME] [--max-chars N] [--session S] [--dir DIR] [--json]
   spillway fetch ID [--mode stat|range|grep|full] [--start N] [--count N] [--offset N]
                  [--pattern P [--literal] [-i|--ignore-case]] [--context N] [--page N]
                  [--session S] [--dir DIR] [--json]
   spillway stats [--session S] [--dir DIR] [--json]
   spillway sweep [--dir DIR] [--json]
   spillway sidecar [--dir DIR] [--max-chars N]    JSON lines on stdin/stdout (see README)
-  spillway --help | --version
+  spillway --help | --version | COMMAND --help
 
-trim     reads a tool result on stdin and prints the excerpt the model should see
+trim     reads a tool result (FILE, or stdin) and prints the excerpt the model should see
          (--json: the whole outcome: text, kind, sizes, omitted lines, salient lines).
+spill    like trim, and stores the whole result when it does not fit: prints the excerpt with
+         its handle block; read the rest back with "spillway fetch ID" (--json: the outcome).
 fetch    reads a spilled result by its handle id, as the model's fetch_result tool would
          (--mode defaults to stat).
 stats    blobs, bytes, sessions and chars saved in the store.
@@ -26,3 +29,92 @@ Session: --session, else $SPILLWAY_SESSION, else "cli". A session only sees its 
 Exit codes: 0 ok; 1 the command ran and failed (unknown or expired id, store error);
 2 bad usage (unknown command or option, bad value). Results go to stdout, errors to stderr.
 `
+
+/** `spillway COMMAND --help`: usage, options and an example for each command. */
+export const COMMAND_HELP: Readonly<Record<string, string>> = Object.freeze({
+  trim: `Usage: spillway trim [FILE|-] [--tool NAME] [--max-chars N | --context-window N] [--json]
+
+Reads a tool result from FILE (or stdin, also with "-") and prints the excerpt the model should
+see. Nothing is stored: use "spillway spill" to keep the whole result and get a handle.
+
+  --tool NAME           tool that produced the result; picks the profile (terminal, read_file, ...)
+  --max-chars N         budget of the excerpt, in chars (>= 1)
+  --context-window N    model window in tokens; the budget is derived from it
+  --json                print the whole outcome (text, kind, sizes, omitted and salient lines)
+
+Binary input (a NUL byte, invalid UTF-8) prints a placeholder with its type and size.
+Example: make 2>&1 | spillway trim --tool terminal --max-chars 8000
+`,
+  spill: `Usage: spillway spill [FILE|-] [--tool NAME] [--max-chars N] [--session S] [--dir DIR] [--json]
+
+Like "spillway trim", and stores the whole result when it does not fit the budget. Prints the
+excerpt and the handle block; "spillway fetch ID" reads the rest (same --dir and --session).
+A result that fits is printed unchanged and nothing is stored.
+
+  --tool NAME      tool that produced the result; picks the profile
+  --max-chars N    budget of what is printed, excerpt and handle block together (>= 1)
+  --session S      session the handle belongs to (else $SPILLWAY_SESSION, else "cli")
+  --dir DIR        store folder (else $SPILLWAY_DIR, else the user's cache folder)
+  --json           print the outcome: content, handle (id, sizes) and the trim outcome
+
+Example: npm test 2>&1 | spillway spill --tool terminal && spillway fetch <id> --mode grep --pattern FAIL
+`,
+  fetch: `Usage: spillway fetch ID [--mode stat|range|grep|full] [--start N] [--count N] [--offset N]
+                      [--pattern P [--literal] [-i|--ignore-case]] [--context N] [--page N]
+                      [--session S] [--dir DIR] [--json]
+
+Reads a spilled result by its handle id, as the model's fetch_result tool would.
+
+  --mode M         stat (default): sizes; range: lines --start/--count (or chars --offset/--count);
+                   grep: lines matching --pattern (a linear-time regex, or --literal text), with
+                   --context lines around and --page; full: everything, when under the cap
+  --session S      the session that spilled it (else $SPILLWAY_SESSION, else "cli")
+  --dir DIR        store folder (else $SPILLWAY_DIR, else the user's cache folder)
+  --json           the answer as JSON ({ ok, text, ... }) on stdout, also when it is a refusal
+
+Example: spillway fetch 3f2a9c0d1e2b --mode grep --pattern "error|FAIL" --context 2
+`,
+  stats: `Usage: spillway stats [--session S] [--dir DIR] [--json]
+
+Blobs, stored bytes, tombstones and sessions of a store (of one session with --session), as a
+table; --json prints the same figures as JSON. A store folder that does not exist is an error.
+`,
+  sweep: `Usage: spillway sweep [--dir DIR] [--json]
+
+Removes expired blobs and tombstones and enforces the size cap; prints what it removed.
+`,
+  sidecar: `Usage: spillway sidecar [--dir DIR] [--max-chars N]
+
+A long-lived process for agents in other languages (the Hermes plugin uses it): JSON lines on
+stdin/stdout, ops ping, handle, fetch, fetch_result, describe, trim, stats, sweep, shutdown.
+See the CLI's README for the protocol.
+`,
+})
+
+/** Edit distance of two short strings, adjacent swaps counting one (for "did you mean"). */
+function distance(a: string, b: string): number {
+  let before: number[] = []
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i]
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+      // a swap of two neighbours (`fecth`) is one typo, not two
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) cur[j] = Math.min(cur[j]!, before[j - 2]! + 1)
+    }
+    before = prev
+    prev = cur
+  }
+  return prev[b.length]!
+}
+
+/** The known word closest to `word`, when one is close enough to be a typo (or `word` is its prefix). */
+export function suggest(word: string, known: readonly string[]): string | undefined {
+  let best: string | undefined
+  let bestD = Infinity
+  for (const k of known) {
+    const d = k.startsWith(word) && word.length >= 3 ? 0.5 : distance(word, k)
+    if (d < bestD) (best = k), (bestD = d)
+  }
+  return bestD <= Math.max(1, Math.floor(word.length / 4)) + 0.5 ? best : undefined
+}

@@ -20,13 +20,6 @@ export class UsageError extends Error {
   override name = 'UsageError'
 }
 
-/** Reads a whole stream as UTF-8 (the tool result on stdin). */
-export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer))
-  return Buffer.concat(chunks).toString('utf8')
-}
-
 /** Writes `text` and resolves once the stream took it (so exit codes follow the output). */
 export function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
   return new Promise((resolve, reject) => {

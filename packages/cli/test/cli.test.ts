@@ -1,6 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Readable } from 'node:stream'
 import { afterAll, describe, expect, it } from 'vitest'
 import { EXIT, VERSION, defaultStoreDir, runCli } from '../src/index.js'
 import { memoryIO, pipeIO } from './io.js'
@@ -44,8 +45,10 @@ describe('spillway usage', () => {
     [['frobnicate'], 'unknown command "frobnicate"'],
     [['trim', '--max-chars', 'lots'], '--max-chars must be an integer'],
     [['trim', '--max-chars', '0'], '--max-chars must be an integer >= 1'],
-    [['trim', '--bogus'], "Unknown option '--bogus'"],
-    [['trim', 'file.txt'], 'trim reads stdin'],
+    [['trim', '--bogus'], 'unknown option --bogus'],
+    [['trim', 'a.txt', 'b.txt'], 'trim takes at most one FILE'],
+    [['spill', 'a.txt', 'b.txt'], 'spill takes at most one FILE'],
+    [['stats', 'extra'], 'stats takes no arguments'],
     [['fetch'], 'fetch takes exactly one handle id'],
     [['fetch', 'abc', 'def'], 'fetch takes exactly one handle id'],
     [['fetch', '0123456789ab', '--mode', 'tail'], '--mode must be stat, range, grep or full'],
@@ -56,7 +59,28 @@ describe('spillway usage', () => {
     expect(await runCli(argv, io)).toBe(EXIT.usage)
     expect(stdout.text()).toBe('')
     expect(stderr.text()).toContain(message)
-    expect(stderr.text()).toContain('spillway --help')
+    expect(stderr.text()).toMatch(/Run "spillway (\w+ )?--help" for usage/)
+  })
+
+  it.each(['trim', 'spill', 'fetch', 'stats', 'sweep', 'sidecar'])('%s --help prints that command\'s usage (exit 0, stdout)', async (cmd) => {
+    const { io, stdout, stderr } = memoryIO()
+    expect(await runCli([cmd, '--help'], io)).toBe(EXIT.ok)
+    expect(stdout.text()).toMatch(new RegExp(`^Usage: spillway ${cmd}\\b`))
+    expect(stderr.text()).toBe('')
+  })
+
+  it('suggests the option or command meant by a typo, in plain quotes', async () => {
+    const a = memoryIO()
+    expect(await runCli(['trim', '--max-char', '10'], a.io)).toBe(EXIT.usage)
+    expect(a.stderr.text()).toContain('unknown option --max-char (did you mean --max-chars?)')
+    expect(a.stderr.text()).toContain('Run "spillway trim --help" for usage.')
+    expect(a.stderr.text()).not.toContain("'-- ")
+    const b = memoryIO()
+    expect(await runCli(['fecth', 'abc'], b.io)).toBe(EXIT.usage)
+    expect(b.stderr.text()).toContain('unknown command "fecth" (did you mean "fetch"?)')
+    const c = memoryIO()
+    expect(await runCli(['trim', '--zzzzzz'], c.io)).toBe(EXIT.usage)
+    expect(c.stderr.text()).not.toContain('did you mean')
   })
 })
 
@@ -73,6 +97,34 @@ describe('spillway trim', () => {
     const text = stdout.text()
     expect(text.length).toBeLessThanOrEqual(3000)
     expect(text).toContain('disk quota exceeded')
+  })
+
+  it('reads a FILE argument, and - for stdin', async () => {
+    const file = join(dir, 'big.log')
+    writeFileSync(file, bigLog())
+    const a = memoryIO()
+    expect(await runCli(['trim', file, '--tool', 'terminal', '--max-chars', '3000'], a.io)).toBe(EXIT.ok)
+    expect(a.stdout.text()).toContain('disk quota exceeded')
+    const b = memoryIO('piped\n')
+    expect(await runCli(['trim', '-'], b.io)).toBe(EXIT.ok)
+    expect(b.stdout.text()).toBe('piped\n')
+    const c = memoryIO()
+    expect(await runCli(['trim', join(dir, 'missing.log')], c.io)).toBe(EXIT.failure)
+    expect(c.stderr.text()).toContain('no such file')
+  })
+
+  it('prints a placeholder with type and size for binary input, never the raw bytes', async () => {
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(2000, 0)])
+    const file = join(dir, 'shot.png')
+    writeFileSync(file, png)
+    const a = memoryIO()
+    expect(await runCli(['trim', file], a.io)).toBe(EXIT.ok)
+    expect(a.stdout.text()).toBe('[binary output: image/png, 2,008 bytes (NUL byte at 8); not shown]\n')
+    const latin1 = memoryIO()
+    latin1.io.stdin = Readable.from([Buffer.from('caf\xe9 au lait', 'latin1')])
+    expect(await runCli(['spill', '--dir', dir], latin1.io)).toBe(EXIT.ok)
+    expect(latin1.stdout.text()).toContain('invalid UTF-8 at byte 3')
+    expect(latin1.stdout.text()).not.toContain('\ufffd')
   })
 
   it('prints the whole outcome with --json', async () => {
@@ -116,15 +168,51 @@ describe('spillway fetch / stats / sweep on an fs store', () => {
     expect(other.stdout.text()).not.toContain('disk quota exceeded')
   })
 
-  it('stats and sweep print JSON', async () => {
+  it('spill stores what does not fit and prints the handle; fetch reads it back, same session', async () => {
+    const { io, stdout } = memoryIO(bigLog(), { SPILLWAY_SESSION: 'shell-1' })
+    expect(await runCli(['spill', '--dir', dir, '--max-chars', '4000'], io)).toBe(EXIT.ok)
+    const text = stdout.text()
+    expect(text.length).toBeLessThanOrEqual(4001) // the budget, plus the final newline
+    const blobId = /fetch_result \{"id":"([0-9a-f]{12,64})"/.exec(text)?.[1]
+    expect(blobId).toBeDefined()
+    const back = memoryIO('', { SPILLWAY_SESSION: 'shell-1' })
+    expect(await runCli(['fetch', blobId!, '--dir', dir, '--mode', 'range', '--start', '2500', '--count', '1'], back.io)).toBe(EXIT.ok)
+    expect(back.stdout.text()).toContain('ERROR: disk quota exceeded')
+    const json = memoryIO(bigLog(), { SPILLWAY_SESSION: 'shell-1' })
+    expect(await runCli(['spill', '--dir', dir, '--max-chars', '4000', '--json'], json.io)).toBe(EXIT.ok)
+    expect(JSON.parse(json.stdout.text()).handle.id).toBe(blobId)
+    const small = memoryIO('fits\n')
+    expect(await runCli(['spill', '--dir', dir], small.io)).toBe(EXIT.ok)
+    expect(small.stdout.text()).toBe('fits\n')
+  })
+
+  it('stats and sweep print a table, or JSON with --json', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'spillway-cli-empty-'))
     const a = memoryIO()
     expect(await runCli(['stats', '--dir', empty, '--json'], a.io)).toBe(EXIT.ok)
     expect(JSON.parse(a.stdout.text())).toMatchObject({ blobs: 0 })
+    const t = memoryIO()
+    expect(await runCli(['stats', '--dir', dir], t.io)).toBe(EXIT.ok)
+    expect(t.stdout.text()).toMatch(/^store +fs:/)
+    expect(t.stdout.text()).toMatch(/^blobs +[1-9]/m)
     rmSync(empty, { recursive: true, force: true })
     const b = memoryIO()
-    expect(await runCli(['sweep', '--dir', dir], b.io)).toBe(EXIT.ok)
+    expect(await runCli(['sweep', '--dir', dir, '--json'], b.io)).toBe(EXIT.ok)
     expect(JSON.parse(b.stdout.text())).toMatchObject({ expired: 0, evicted: 0 })
+    const c = memoryIO()
+    expect(await runCli(['sweep', '--dir', dir], c.io)).toBe(EXIT.ok)
+    expect(c.stdout.text()).toMatch(/^expired +0$/m)
+  })
+
+  it('stats, sweep and fetch on a store folder that does not exist fail clearly (exit 1)', async () => {
+    const nowhere = join(dir, 'no-such-store')
+    for (const argv of [['stats'], ['sweep'], ['fetch', '0123456789ab']]) {
+      const { io, stdout, stderr } = memoryIO()
+      expect(await runCli([...argv, '--dir', nowhere], io)).toBe(EXIT.failure)
+      expect(stdout.text()).toBe('')
+      expect(stderr.text()).toContain(`no spillway store at ${nowhere}`)
+    }
+    expect(existsSync(nowhere)).toBe(false)
   })
 })
 

@@ -9,6 +9,7 @@ export { fitText, type FitResult } from './trim/fit.js'
 export type { LineMap } from './trim/linemap.js'
 export { TERMINAL_OUTPUT_KEYS, lineView, terminalOutputKey, viewLabel, type LineView } from './trim/view.js'
 export { detectKind } from './detect/detect.js'
+export { binaryPlaceholder, describeBytes, invalidUtf8At, type BytesVerdict } from './detect/binary.js'
 export {
   DEFAULT_FILTERS, type FilterContext, type FilterDef, type FilterFn, type FilterOutput, type MergedLines,
   stripAnsi, collapseProgress, summarizeJson, renderCompact, summarizeDiff, summarizeDiffInJson, parseDiff, describeFile,
