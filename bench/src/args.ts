@@ -10,12 +10,12 @@ export interface BenchArgs {
   /** Force the generated corpus (`--synthetic`). */
   synthetic: boolean
   /** Suites to run (`--only trimming,speed,retrieval`); all by default. */
-  only: Set<'trimming' | 'speed' | 'retrieval'>
+  only: Set<'trimming' | 'speed' | 'retrieval' | 'store' | 'mcp'>
   help: boolean
 }
 
 /** Usage text. */
-export const USAGE = `pnpm bench [--corpus DIR] [--out DIR] [--quick] [--synthetic] [--only trimming,speed,retrieval]
+export const USAGE = `pnpm bench [--corpus DIR] [--out DIR] [--quick] [--synthetic] [--only trimming,speed,retrieval,store,mcp]
   --corpus DIR   corpus folder (layout of ../shared/corpus); default ../shared/corpus when present
   --out DIR      output folder (default bench/results/)
   --quick        fewer cases, queries, sizes and repetitions (< 1 min)
@@ -27,7 +27,7 @@ export const USAGE = `pnpm bench [--corpus DIR] [--out DIR] [--quick] [--synthet
  * the folder the user ran `pnpm bench` in). Throws on an unknown flag.
  */
 export function parseArgs(argv: readonly string[], cwd: string, defaultOut: string): BenchArgs {
-  const args: BenchArgs = { out: defaultOut, quick: false, synthetic: false, only: new Set(['trimming', 'speed', 'retrieval']), help: false }
+  const args: BenchArgs = { out: defaultOut, quick: false, synthetic: false, only: new Set(['trimming', 'speed', 'retrieval', 'store', 'mcp']), help: false }
   const abs = (p: string): string => (isAbsolute(p) ? p : resolve(cwd, p))
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!
@@ -44,8 +44,8 @@ export function parseArgs(argv: readonly string[], cwd: string, defaultOut: stri
     else if (a === '--out') args.out = abs(value())
     else if (a === '--only') {
       const list = value().split(',').map((s) => s.trim())
-      for (const s of list) if (s !== 'trimming' && s !== 'speed' && s !== 'retrieval') throw new Error(`--only: unknown suite "${s}"`)
-      args.only = new Set(list as Array<'trimming' | 'speed' | 'retrieval'>)
+      for (const s of list) if (s !== 'trimming' && s !== 'speed' && s !== 'retrieval' && s !== 'store' && s !== 'mcp') throw new Error(`--only: unknown suite "${s}"`)
+      args.only = new Set(list as Array<'trimming' | 'speed' | 'retrieval' | 'store' | 'mcp'>)
     } else throw new Error(`unknown argument "${a}"\n${USAGE}`)
   }
   return args

@@ -16,6 +16,8 @@ import type { Report } from './report/types.js'
 import { writeReport } from './report/write.js'
 import { RETRIEVAL_METHODS, runRetrieval, sampleEvenly } from './suites/retrieval.js'
 import { runSpeed } from './suites/speed.js'
+import { runStore } from './suites/store.js'
+import { runMcp, writeMcpReport } from './suites/mcp.js'
 import { runTrimming } from './suites/trimming.js'
 
 const BENCH_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -75,10 +77,16 @@ async function main(): Promise<void> {
 
   const trimming = args.only.has('trimming') ? await timed('trimming', () => runTrimming(cases, TRIM_METHODS, o200k, progress)) : null
   const rssAfterTrim = trimming === null ? null : peakRssMiB()
-  const retrieval = args.only.has('retrieval') ? await timed('retrieval', () => runRetrieval(corpus.retrieval, args.quick ? QUICK_QUERIES : Number.POSITIVE_INFINITY, progress)) : null
+  const retrieval = args.only.has('retrieval') ? await timed('retrieval', () => runRetrieval(corpus.retrieval, args.quick ? QUICK_QUERIES : Number.POSITIVE_INFINITY, progress, corpus.dir !== undefined ? join(corpus.dir, 'retrieval') : undefined, args.quick ? 1 : undefined)) : null
   const sizes = args.quick ? [1, 10] : [1, 10, 100]
   const reps = (mb: number): number => (args.quick ? (mb >= 10 ? 3 : 5) : mb >= 100 ? 3 : mb >= 10 ? 7 : 15)
   const speed = args.only.has('speed') ? await timed('speed', () => runSpeed(sizes, reps, progress)) : null
+  const storeSettings = args.quick
+    ? { sizes: [1], reps: () => 3, processes: 4, putsPerProcess: 20, clientSizes: [1], clientReps: (b: number) => (b > 4096 ? 5 : 30) }
+    : { sizes: [1, 10, 100], reps: (mb: number) => (mb >= 100 ? 3 : mb >= 10 ? 5 : 9), processes: 4, putsPerProcess: 100, clientSizes: [1, 10], clientReps: (b: number) => (b >= 10 << 20 ? 15 : b > 4096 ? 40 : 300) }
+  const store = args.only.has('store') ? await timed('store', () => runStore(storeSettings, progress)) : null
+  const toolbench = corpus.retrieval.find((r) => r.name.toLowerCase().includes('toolbench'))?.tools ?? []
+  const mcp = args.only.has('mcp') ? await timed('mcp', () => runMcp(cases, toolbench, { latencyCalls: args.quick ? 200 : 1000 }, progress)) : null
   durations['total'] = (performance.now() - t0) / 1000
 
   const cases_: Record<string, number> = {}
@@ -100,6 +108,7 @@ async function main(): Promise<void> {
     methods: { trimming: TRIM_METHODS.map(({ id, label, source, budgetNative }) => ({ id, label, source, budgetNative })), retrieval: RETRIEVAL_METHODS },
     trimming,
     speed,
+    store,
     retrieval,
     memory: { peakRssMiBAfterTrimming: rssAfterTrim, peakRssMiBEnd: peakRssMiB() },
     durations,
@@ -107,6 +116,7 @@ async function main(): Promise<void> {
   }
   const report: Report = { headline: buildHeadline(partial), ...partial }
   const files = writeReport(args.out, report)
+  if (mcp !== null) files.push(...writeMcpReport(args.out, mcp))
   progress(`wrote ${files.join(', ')} to ${args.out}`)
   process.stdout.write(`${report.headline}\n`)
   if (problems.length > 0) process.exitCode = 1

@@ -1,6 +1,7 @@
 // An offline AI SDK agent (mock model) with spillway: a build tool returns a ~300 KB log; the model
 // reads a short excerpt with a handle, greps the full log with fetch_result, and answers.
-// Tools are also pre-selected per step with spillwayPrepareStep. Exits non-zero if the flow breaks.
+// Tools are also pre-selected per step with spillwayPrepareStep. A second run shows a tool that
+// throws a 60 KB error: the model gets it as a trimmed error with a handle. Exits non-zero if the flow breaks.
 // Run: pnpm --filter @spillway/example-ai-sdk start
 import { strict as assert } from 'node:assert'
 import { generateText, jsonSchema, stepCountIs, tool } from 'ai'
@@ -59,16 +60,17 @@ const turns: Array<(c: CallOptions) => Content> = [
   },
   (c) => [{ type: 'text', text: `The build log says:\n${lastToolText(c)}` }],
 ]
+/** A mock model response carrying `content`. */
+const respond = (content: Content) => ({
+  content,
+  finishReason: { unified: content[0]?.type === 'tool-call' ? ('tool-calls' as const) : ('stop' as const), raw: undefined },
+  usage: { inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 0, text: 0, reasoning: 0 } },
+  warnings: [],
+})
 const model = new MockLanguageModelV3({
   doGenerate: async (options) => {
     seen.push(options)
-    const content = turns[seen.length - 1]!(options)
-    return {
-      content,
-      finishReason: { unified: content[0]?.type === 'tool-call' ? 'tool-calls' : 'stop', raw: undefined },
-      usage: { inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 0, text: 0, reasoning: 0 } },
-      warnings: [],
-    }
+    return respond(turns[seen.length - 1]!(options))
   },
 })
 
@@ -89,4 +91,19 @@ assert.ok(!excerpt.includes('seed 48151623'), 'the buried line is not in the exc
 assert.match(result.text, /2718: \[test\] retry budget .*seed 48151623/, 'fetch_result grep found the buried line with its number')
 const offered = seen[0]!.tools?.map((t) => t.name) ?? []
 assert.ok(offered.includes('run_build') && offered.includes('fetch_result') && !offered.includes('weather_forecast'), 'selected tools')
+
+// 2. A tool that throws: its 60 KB message goes through the same budget and stays an error.
+const typecheck = tool({ description: 'Typecheck the repository', inputSchema: noArgs, execute: async (): Promise<string> => { throw new Error(log.slice(0, 60_000)) } })
+const errorSeen: CallOptions[] = []
+const errorModel = new MockLanguageModelV3({
+  doGenerate: async (options) => {
+    errorSeen.push(options)
+    return respond(errorSeen.length === 1 ? [call('e1', 'typecheck', {})] : [{ type: 'text', text: 'it failed' }])
+  },
+})
+await generateText({ model: errorModel, tools: spillTools({ typecheck }, { spillway, sessionId: 'example-chat' }), prompt: 'Typecheck.', stopWhen: stepCountIs(3) })
+const failed = errorSeen[1]!.prompt.at(-1)?.content.at(-1) as { output: { type: string; value: string } }
+console.log(`\ntypecheck threw ${fmt(60_000)} chars; the model got ${failed.output.type} of ${fmt(failed.output.value.length)} chars`)
+assert.equal(failed.output.type, 'error-text', 'still an error for the provider')
+assert.ok(failed.output.value.length <= 6000 && /\bid [0-9a-f]{12}\b/.test(failed.output.value), 'trimmed, with a handle')
 console.log('\nok')

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Offline demo of the spillway Hermes plugin: loads it with a stand-in ``ctx`` (the same
-methods Hermes' PluginContext has), feeds it tool results the way Hermes would, and prints what
-the model would see before and after. No model, no network.
+"""Offline demo of the spillway Hermes plugin: loads it with the tests' stand-in Hermes
+(``packages/hermes/tests/hermes_ctx.py``: the methods Hermes' PluginContext has, and Hermes'
+order for a terminal call: ``pre_tool_call``, ``transform_terminal_output``, the
+``tool_output.max_bytes`` cut, ``transform_tool_result``), feeds it tool results the way Hermes
+would, and prints what the model would see before and after. No model, no network.
 
     python3 examples/hermes/demo.py            # from the repository root
 
@@ -24,46 +26,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "packages" / "hermes"))
 
+sys.path.insert(0, str(REPO / "packages" / "hermes" / "tests"))
+
 import spillway  # noqa: E402  (the plugin package: packages/hermes/spillway)
+from hermes_ctx import DEFAULT_MAX_BYTES, StandInContext, head_tail_cut  # noqa: E402
 
-
-class DemoContext:
-    """The part of Hermes' PluginContext the plugin uses."""
-
-    def __init__(self, settings=None):
-        self.settings, self.hooks, self.tools, self.commands, self.unload = settings or {}, {}, {}, {}, []
-
-    def register_hook(self, hook_name, callback):
-        self.hooks.setdefault(hook_name, []).append(callback)
-
-    def register_tool(self, name, toolset, schema, handler, check_fn=None, requires_env=None,
-                      is_async=False, description="", emoji="", override=False):
-        self.tools[name] = handler
-
-    def register_command(self, name, handler, description="", args_hint="", argument_mode=None):
-        self.commands[name] = handler
-
-    def get_config(self, key, default=None):
-        return self.settings.get(key, default)
-
-    def on_unload(self, callback):
-        self.unload.append(callback)
-
-    def tool_result(self, tool_name, result, args=None):
-        """What Hermes appends to the conversation after ``transform_tool_result``."""
-        for cb in self.hooks.get("transform_tool_result", []):
-            out = cb(tool_name=tool_name, args=args or {}, result=result, task_id="demo",
-                     session_id="demo-session", tool_call_id="call-1", duration_ms=1)
-            if isinstance(out, str):
-                return out
-        return result
-
-    def call_tool(self, name, args):
-        """How Hermes runs a tool: ``pre_tool_call`` hooks with both ids, then the handler with
-        ``task_id`` only (some Hermes versions pass no ``session_id`` to handlers)."""
-        for cb in self.hooks.get("pre_tool_call", []):
-            cb(tool_name=name, args=dict(args), task_id="demo", session_id="demo-session", tool_call_id="call-2")
-        return self.tools[name](args, task_id="demo", user_task=None)
+SESSION = {"session_id": "demo-session", "task_id": "demo"}
 
 
 def dev_sidecar() -> str | None:
@@ -75,15 +43,18 @@ def dev_sidecar() -> str | None:
     return None
 
 
+FAILURE = "FAILED tests/test_cache.py::test_eviction - AssertionError: 512 != 511"
+
+
 def build_log() -> str:
+    """What ``make test`` printed: 9,000 lines, one failure at line 4321."""
     lines = []
     for n in range(1, 9001):
         if n == 4321:
-            lines.append("FAILED tests/test_cache.py::test_eviction - AssertionError: 512 != 511")
+            lines.append(FAILURE)
         else:
             lines.append(f"[{n:05d}] compiling src/module_{n % 97}.c -> build/obj/module_{n % 97}.o ok")
-    return json.dumps({"output": "\n".join(lines) + "\n=== 1 failed, 8998 passed ===",
-                       "exit_code": 1, "error": None})
+    return "\n".join(lines) + "\n=== 1 failed, 8998 passed ==="
 
 
 def main() -> None:
@@ -94,39 +65,44 @@ def main() -> None:
             sys.exit("needs `spillway` on PATH, SPILLWAY_SIDECAR, or this checkout with node_modules installed")
         os.environ["SPILLWAY_SIDECAR"] = cmd
 
-    ctx = DemoContext({"max_chars": 12_000})
+    ctx = StandInContext({"max_chars": 12_000})
     plugin = spillway.register(ctx)
     print(f"registered: hooks={sorted(ctx.hooks)} tools={sorted(ctx.tools)} commands={sorted(ctx.commands)}")
     print(f"store: {plugin.settings.store_dir}\n")
 
+    log = build_log()
+    cut = head_tail_cut(log, DEFAULT_MAX_BYTES)
+    print(f"Hermes alone: its {DEFAULT_MAX_BYTES:,}-char 40/60 cut keeps {len(cut):,} of {len(log):,} chars; "
+          f"the failure at line 4321 is {'kept' if FAILURE in cut else 'gone'}.")
+    t0 = time.perf_counter()
+    terminal = ctx.run_terminal("make test", log, returncode=1, tool_call_id="call-1", **SESSION)
+    print(f"{'terminal':24s} {len(log):>8,d} chars -> {len(terminal):>7,d} chars  "
+          f"(excerpt + handle in transform_terminal_output, {(time.perf_counter() - t0) * 1000:.0f} ms)")
     cases = [
-        ("terminal", build_log(), {"command": "make test"}),
         ("mcp_github_list_issues", json.dumps({"result": json.dumps(
             [{"number": i, "title": f"Flaky test #{i}", "body": "Steps to reproduce... " * 12, "labels": ["ci"]}
              for i in range(400)])}), {}),
         ("read_file", "small file\n" * 20, {"path": "NOTES.md"}),
     ]
-    seen_by_tool = {}
     for tool, result, args in cases:
         t0 = time.perf_counter()
-        seen = seen_by_tool[tool] = ctx.tool_result(tool, result, args)
+        seen = ctx.tool_result(tool, result, args, tool_call_id=f"call-{tool}", **SESSION)
         ms = (time.perf_counter() - t0) * 1000
-        verdict = "unchanged" if seen is result else "excerpt + handle"
+        verdict = "unchanged" if seen is result else "excerpt + handle in transform_tool_result"
         print(f"{tool:24s} {len(result):>8,d} chars -> {len(seen):>7,d} chars  ({verdict}, {ms:.0f} ms)")
     print()
 
-    excerpt = seen_by_tool["terminal"]  # the hook ran once per result: /spillway counts each once
-    print("--- what the model sees for the terminal result (last 1,200 chars) ---")
+    excerpt = json.loads(terminal)["output"]
+    print("--- what the model sees in the terminal result's \"output\" (last 1,200 chars) ---")
     print(excerpt[-1200:])
     match = re.search(r"\bid ([0-9a-f]{12})\b", excerpt)
-    if match is None:
-        sys.exit("the terminal result was not spilled (no handle in the excerpt)")
+    if match is None or FAILURE not in excerpt:
+        sys.exit("the terminal output was not spilled before Hermes' cut (no handle, or the failure is missing)")
     print("\n--- fetch_result grep 'FAILED' ---")
-    print(ctx.call_tool("fetch_result", {"id": match.group(1), "mode": "grep", "pattern": "FAILED"})[:800])
+    print(ctx.dispatch_tool("fetch_result", {"id": match.group(1), "mode": "grep", "pattern": "FAILED"}, **SESSION)[:800])
     print("\n--- /spillway ---")
-    print(ctx.commands["spillway"](""))
-    for cb in reversed(ctx.unload):
-        cb()
+    print(ctx.run_command("spillway"))
+    ctx.unload()
 
 
 if __name__ == "__main__":

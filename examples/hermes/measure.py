@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -24,7 +25,7 @@ sys.path.insert(0, str(HERE.parents[1] / "packages" / "hermes"))
 sys.path.insert(0, str(HERE))
 
 import spillway  # noqa: E402
-from demo import DemoContext, dev_sidecar  # noqa: E402
+from demo import StandInContext, dev_sidecar  # noqa: E402  (the tests' stand-in Hermes)
 
 
 def result(i: int, size: int = 400_000) -> str:
@@ -48,7 +49,7 @@ def main() -> None:
     starts, handles, greps, smalls, eights = [], [], [], [], []
     big = result(0)
     for _ in range(runs):
-        ctx = DemoContext()
+        ctx = StandInContext()
         plugin = spillway.register(ctx)
         t0 = time.perf_counter()
         plugin.client.request("ping", timeout_s=30)
@@ -57,9 +58,9 @@ def main() -> None:
         out = ctx.tool_result("terminal", big)
         handles.append(time.perf_counter() - t0)
         assert out is not big
-        bid = next(w for w in out.replace('"', " ").split() if len(w) == 12 and all(c in "0123456789abcdef" for c in w))
+        bid = re.search(r"\bid ([0-9a-f]{12}),", out).group(1)  # the handle block's id
         t0 = time.perf_counter()
-        answer = ctx.call_tool("fetch_result", {"id": bid, "mode": "grep", "pattern": "FAILED"})  # as Hermes runs it
+        answer = ctx.dispatch_tool("fetch_result", {"id": bid, "mode": "grep", "pattern": "FAILED"})  # as Hermes runs it
         greps.append(time.perf_counter() - t0)
         assert "FAILED" in answer, answer[:200]
         t0 = time.perf_counter()
@@ -73,8 +74,7 @@ def main() -> None:
         for t in threads:
             t.join()
         eights.append(time.perf_counter() - t0)
-        for cb in reversed(ctx.unload):
-            cb()
+        ctx.unload()
     stats("sidecar start -> first reply (ping)", starts)
     stats("transform 400 KB terminal result", handles)
     stats("fetch_result grep on it", greps)

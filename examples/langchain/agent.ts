@@ -1,6 +1,6 @@
 // An offline LangChain agent (fakeModel) with spillway: a build tool returns a ~300 KB log; the
-// ToolMessage the model reads is a short excerpt with a handle (the raw log stays in `artifact`),
-// the model greps the full log with fetch_result, and answers. A second run defers the long tail
+// ToolMessage the model reads is a short excerpt with a handle (its `artifact` holds only the handle
+// and sizes, so a checkpointer never stores the raw log), the model greps the full log with fetch_result, and answers. A second run defers the long tail
 // of tools behind the bridge tools. Exits non-zero if the flow breaks.
 // Run: pnpm --filter @spillway/example-langchain start
 import { strict as assert } from 'node:assert'
@@ -8,7 +8,7 @@ import { AIMessage, HumanMessage, ToolMessage, createAgent, fakeModel, tool } fr
 import type { BaseMessage } from '@langchain/core/messages'
 import { z } from 'zod'
 import { createSpillway, estimateTokens, memoryStore } from '@spillway/core'
-import { disclosureMiddleware, spillwayMiddleware } from '@spillway/langchain'
+import { disclosureMiddleware, spillwayMiddleware, type SpillArtifact } from '@spillway/langchain'
 
 const STEPS = ['bundled', 'minified', 'hashed', 'copied', 'linted', 'typechecked', 'compressed']
 const AREAS = ['checkout', 'payments', 'search', 'profile', 'admin', 'billing', 'catalog', 'orders', 'inbox', 'reports', 'auth']
@@ -53,7 +53,9 @@ console.log(`run_build returned   ${fmt(log.length)} chars, ~${fmt(estimateToken
 console.log(`the model read       ${fmt(excerpt.length)} chars, ~${fmt(estimateTokens(excerpt))} tokens (${((100 * excerpt.length) / log.length).toFixed(1)}% of the log)`)
 console.log('\n--- the end of what the model read ---\n' + excerpt.slice(-700))
 console.log('\n--- final answer ---\n' + answer)
-assert.equal(buildMessage.artifact, log, 'artifact keeps the raw log')
+const artifact = buildMessage.artifact as SpillArtifact
+console.log(`\nartifact: ${JSON.stringify(artifact)}`)
+assert.equal(artifact.spillway.original.chars, log.length, 'artifact: the handle and the sizes, not the raw log')
 assert.ok(excerpt.length <= 6000, 'excerpt within budget')
 assert.ok(!excerpt.includes('seed 48151623'), 'the buried line is not in the excerpt')
 assert.match(answer, /2718: \[test\] retry budget .*seed 48151623/, 'fetch_result grep found the buried line with its number')

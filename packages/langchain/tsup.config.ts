@@ -5,7 +5,8 @@ export default defineConfig({
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,
-  sourcemap: true,
+  // No source maps in the tarball: they would point at ../src, which is not published (and were most of its size).
+  sourcemap: false,
   target: 'es2022',
   external: ['langchain', '@langchain/core', '@spillway/core'],
 })

@@ -1,5 +1,6 @@
 import { REPORT_BUDGETS } from '../suites/trimming.js'
 import type { Report } from './types.js'
+import { storeSection } from './store-section.js'
 
 const pct = (v: number | null | undefined): string => (v === null || v === undefined || !Number.isFinite(v) ? '-' : `${(v * 100).toFixed(1)}%`)
 const num = (v: number, d = 1): string => (Number.isFinite(v) ? v.toFixed(d) : '-')
@@ -58,6 +59,7 @@ export function renderMarkdown(r: Report): string {
     out.push('## Speed', '', 'Median and p95 wall time per call; MB/s = input MiB / median s; ratio = median / one `indexOf(\'\\n\')` scan of the same input in the same run. Budget 8k, tool `terminal`.', '')
     out.push(table(['variant', 'MiB', 'reps', 'median ms', 'p95 ms', 'MB/s', 'x newline scan', 'failures'], r.speed.map((s) => [s.variant, String(s.mb), String(s.reps), num(s.medianMs, 2), num(s.p95Ms, 2), num(s.mbPerS, 0), num(s.vsNewlineScan, 2), String(s.failures)])), '')
   }
+  if (r.store) out.push(...storeSection(r.store))
   if (r.retrieval !== null && r.retrieval.length > 0) {
     out.push('## Tool retrieval', '', 'Recall@k = share of a query\'s relevant tools among the first k, averaged; MRR = mean 1/rank of the first relevant tool (0 if not ranked). Latency: median per query.', '')
     out.push(table(['set', 'tools', 'queries', 'method', 'R@1', 'R@5', 'R@10', 'MRR', 'median µs'], r.retrieval.map((x) => [x.set, String(x.tools), String(x.queries), x.method, num(x.recall1, 3), num(x.recall5, 3), num(x.recall10, 3), num(x.mrr, 3), num(x.medianUs, 1)])), '')

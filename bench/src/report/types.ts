@@ -1,5 +1,6 @@
 import type { RetrievalRow } from '../suites/retrieval.js'
 import type { SpeedRow } from '../suites/speed.js'
+import type { StoreResult } from '../suites/store.js'
 import type { TrimmingResult } from '../suites/trimming.js'
 
 /** Everything one bench run measured: what `report.json` holds. */
@@ -25,6 +26,8 @@ export interface Report {
   }
   trimming: TrimmingResult | null
   speed: SpeedRow[] | null
+  /** The store suite (put / cold reads per store, concurrent puts, Redis clients); absent in reports written before it existed. */
+  store?: StoreResult | null
   retrieval: RetrievalRow[] | null
   memory: { peakRssMiBAfterTrimming: number | null; peakRssMiBEnd: number }
   /** Wall-clock seconds per suite and in total. */

@@ -1,12 +1,14 @@
 // Retrieval suite: Recall@1/5/10, MRR and per-query latency for spillway's keyword mode and the
 // keyword baselines, on every retrieval set, same queries.
-import { createToolIndex } from '@spillway/core'
+import { join } from 'node:path'
+import { createToolIndex, selectTools } from '@spillway/core'
 import { aiSdkToolSearch } from '../baselines/ai-sdk-tool-search.js'
 import { hermesBm25, plainBm25, type KeywordRanker } from '../baselines/bm25.js'
 import type { RetrievalSet } from '../corpus/types.js'
 import { scoreRankings, type RetrievalScores } from '../metrics/retrieval.js'
 import { median } from '../metrics/stats.js'
 import type { Progress } from '../progress.js'
+import { coldBuilds, type ColdBuild } from './cold-build.js'
 
 /** One (set, method) row. */
 export interface RetrievalRow extends RetrievalScores {
@@ -15,9 +17,19 @@ export interface RetrievalRow extends RetrievalScores {
   tools: number
   /** Median query latency, microseconds. */
   medianUs: number
-  /** Index build time, ms. */
+  /** Index build time, ms (in this process: warm for every set after the first). */
   buildMs: number
+  /**
+   * spillway rows only: median latency of `selectTools({ index, query, k: 5 })` and of
+   * `searchKeyword(query, 5)` over the same queries, alternating, and their ratio.
+   */
+  select?: { selectUs: number; searchUs: number; ratio: number }
+  /** spillway row of the largest set, when `coldDir` is given: first build in fresh processes vs plain BM25. */
+  coldBuild?: ColdBuild
 }
+
+/** Fresh-process builds per method for {@link ColdBuild} (full mode; quick mode uses 1). */
+export const COLD_REPS = 5
 
 /** Retrieval methods in report order: id, label, source. */
 export const RETRIEVAL_METHODS = [
@@ -36,8 +48,9 @@ export function sampleEvenly<T>(queries: readonly T[], max: number): T[] {
 }
 
 /** Runs the retrieval suite; `maxQueries` caps the queries per set (quick mode). */
-export async function runRetrieval(sets: readonly RetrievalSet[], maxQueries: number, progress: Progress): Promise<RetrievalRow[]> {
+export async function runRetrieval(sets: readonly RetrievalSet[], maxQueries: number, progress: Progress, coldDir?: string, coldReps = COLD_REPS): Promise<RetrievalRow[]> {
   const rows: RetrievalRow[] = []
+  const largest = sets.reduce<RetrievalSet | undefined>((a, s) => (a === undefined || s.tools.length > a.tools.length ? s : a), undefined)
   for (const set of sets) {
     const queries = sampleEvenly(set.queries, maxQueries)
     const rankers: Array<{ id: string; rank: KeywordRanker['rank']; buildMs: number }> = []
@@ -70,8 +83,37 @@ export async function runRetrieval(sets: readonly RetrievalSet[], maxQueries: nu
         ranked[m]!.push({ ranked: r, relevant: q.relevant })
       }
     })
+    // selectTools against the search it wraps, same queries, alternating which runs first.
+    const selectUs: number[] = []
+    const searchUs: number[] = []
+    for (const [qi, q] of queries.entries()) {
+      const runSelect = async (): Promise<void> => {
+        const s = performance.now()
+        await selectTools({ index, query: q.query, k: 5 })
+        selectUs.push((performance.now() - s) * 1000)
+      }
+      const runSearch = (): void => {
+        const s = performance.now()
+        index.searchKeyword(q.query, 5)
+        searchUs.push((performance.now() - s) * 1000)
+      }
+      if (qi % 2 === 0) {
+        await runSelect()
+        runSearch()
+      } else {
+        runSearch()
+        await runSelect()
+      }
+    }
+    const select = { selectUs: median(selectUs), searchUs: median(searchUs), ratio: median(searchUs) > 0 ? median(selectUs) / median(searchUs) : 0 }
+    const cold = coldDir !== undefined && set === largest ? coldBuilds(join(coldDir, set.name, 'tools.json'), coldReps) : undefined
     rankers.forEach((r, m) => {
-      rows.push({ set: set.name, method: r.id, tools: set.tools.length, ...scoreRankings(ranked[m]!), medianUs: median(times[m]!), buildMs: r.buildMs })
+      const row: RetrievalRow = { set: set.name, method: r.id, tools: set.tools.length, ...scoreRankings(ranked[m]!), medianUs: median(times[m]!), buildMs: r.buildMs }
+      if (r.id === 'spillway') {
+        row.select = select
+        if (cold !== undefined) row.coldBuild = cold
+      }
+      rows.push(row)
     })
     progress(`retrieval: ${set.name} (${set.tools.length} tools, ${queries.length} queries) done`)
   }

@@ -1,7 +1,8 @@
 // Speed suite: trimResult, spill `handle` and `fetch` modes on 1 / 10 / 100 MB inputs, each
 // compared with one newline scan of the same input measured in the same run. Variants alternate
 // order on every repetition; medians and p95 are reported.
-import { createSpillway, memoryStore, trimResult, type Spillway } from '@spillway/core'
+import { compileMatcher, createSpillway, memoryStore, trimResult, type Spillway } from '@spillway/core'
+import { RE2 } from 're2-wasm'
 import { createRng } from '../corpus/prng.js'
 import { median, quantile } from '../metrics/stats.js'
 import type { Progress } from '../progress.js'
@@ -19,6 +20,25 @@ export interface SpeedRow {
   vsNewlineScan: number
   /** Failed calls: a fetch answering ok: false, a handle that did not spill or overran the budget, an excerpt over budget. */
   failures: number
+  /** Regex engine rows only: medianMs / V8's (`regex-v8`) medianMs on the same lines in the same run. */
+  vsV8?: number
+}
+
+/**
+ * The regex of the engine rows: a typical model grep (a word, numbers, a word), case-insensitive
+ * so no engine can skip lines by a literal prefix alone.
+ */
+export const SPEED_REGEX = 'fatal worker-\\d+ job \\d+ failed'
+/** The same shape matching no line: the fetch row then searches every line (a page-filling match would stop it early). */
+export const SPEED_REGEX_NONE = 'fatal worker-\\d+ job \\d+ retried'
+/** Engine rows run on inputs up to this size (re2-wasm copies every line across the wasm boundary: ~1 s per 10 MB). */
+const REGEX_ENGINE_MAX_MB = 10
+
+/** One line-by-line regex pass (what grep does), counting matching lines. */
+function countMatching(lines: readonly string[], test: (line: string) => boolean): number {
+  let n = 0
+  for (const l of lines) if (test(l)) n++
+  return n
 }
 
 /** One newline scan (`indexOf('\n')` loop): the floor any line-aware pass pays. */
@@ -47,6 +67,47 @@ export function speedInput(mb: number): string {
 }
 
 type Variant = { id: string; setup?: () => Promise<void>; run: () => Promise<boolean> | boolean }
+
+/** A JSON object of `keys` keys (`key_N`: a string every third, else a number), minified. */
+export function manyKeysJson(keys: number): string {
+  const parts: string[] = []
+  for (let i = 0; i < keys; i++) parts.push(`"key_${i}":${i % 3 === 0 ? `"value ${i}"` : i}`)
+  return `{${parts.join(',')}}`
+}
+
+/**
+ * trimResult on a 1M-key JSON object (issue 12: it took 3-5 s, parsing whole) next to the text
+ * path on a log of the same length and one newline scan of the JSON, in one run. Two copies of
+ * the JSON alternate so the one-entry parse/scan memo never answers.
+ */
+async function runJsonKeys(n: number, budget: number): Promise<SpeedRow[]> {
+  const json = [manyKeysJson(1_000_000), ` ${manyKeysJson(1_000_000)}`]
+  const mb = json[0]!.length / (1 << 20)
+  const log = speedInput(mb)
+  let k = 0
+  const variants: Variant[] = [
+    { id: 'json-1M-keys newline-scan', run: () => newlineScan(json[0]!) >= 0 },
+    { id: 'trimResult text (same size)', run: () => trimResult(log, { tool: 'terminal', maxChars: budget }).text.length <= budget },
+    { id: 'trimResult json-1M-keys', run: () => trimResult(json[k++ % 2]!, { maxChars: budget }).text.length <= budget },
+  ]
+  const times = variants.map(() => [] as number[])
+  const failures = variants.map(() => 0)
+  for (let rep = 0; rep < n; rep++) {
+    const order = variants.map((_, i) => i)
+    if (rep % 2 === 1) order.reverse()
+    for (const i of order) {
+      const t0 = performance.now()
+      const ok = await variants[i]!.run()
+      times[i]!.push(performance.now() - t0)
+      if (!ok) failures[i]!++
+    }
+  }
+  const scan = median(times[0]!)
+  return variants.map((v, i) => {
+    const med = median(times[i]!)
+    return { variant: v.id, mb: Math.round(mb * 10) / 10, reps: n, medianMs: med, p95Ms: quantile(times[i]!, 0.95), mbPerS: mb / (med / 1000), vsNewlineScan: med / scan, failures: failures[i]! }
+  })
+}
 
 /** Runs the speed suite over `sizes` (MiB) with `reps(size)` repetitions. */
 export async function runSpeed(sizes: readonly number[], reps: (mb: number) => number, progress: Progress): Promise<SpeedRow[]> {
@@ -82,6 +143,22 @@ export async function runSpeed(sizes: readonly number[], reps: (mb: number) => n
       { id: 'fetch-grep', run: async () => (await reader.fetch({ id, mode: 'grep', pattern: 'FATAL', literal: true }, { sessionId: session })).ok },
       { id: 'fetch-stat', run: async () => (await reader.fetch({ id, mode: 'stat' }, { sessionId: session })).ok },
     ]
+    if (mb <= REGEX_ENGINE_MAX_MB) {
+      // Regex grep on each engine over the same lines (core uses re2js; V8 is the backtracking
+      // reference it replaced), then the whole fetch path with that regex.
+      const split = input.split('\n')
+      const v8 = new RegExp(SPEED_REGEX, 'iu')
+      const re2js = compileMatcher(SPEED_REGEX, { maxChars: 256, literal: false, ignoreCase: true }) // core's matcher: re2js
+      if (re2js.kind !== 'regex') throw new Error(`speed: core does not run ${SPEED_REGEX} as a regex`)
+      const re2wasm = new RE2(SPEED_REGEX, 'iu')
+      const expected = countMatching(split, (l) => v8.test(l))
+      variants.push(
+        { id: 'regex-v8', run: () => countMatching(split, (l) => v8.test(l)) === expected },
+        { id: 'regex-re2js', run: () => countMatching(split, (l) => re2js.test(l)) === expected },
+        { id: 'regex-re2-wasm', run: () => countMatching(split, (l) => re2wasm.test(l)) === expected },
+        { id: 'fetch-grep-regex', run: async () => (await reader.fetch({ id, mode: 'grep', pattern: SPEED_REGEX_NONE, ignoreCase: true }, { sessionId: session })).text.includes(`no line matches, all ${split.length} lines`) },
+      )
+    }
     const times = variants.map(() => [] as number[])
     const failures = variants.map(() => 0)
     const n = reps(mb)
@@ -100,12 +177,17 @@ export async function runSpeed(sizes: readonly number[], reps: (mb: number) => n
     await fresh?.dispose()
     await reader.dispose()
     const scan = median(times[0]!)
+    const v8At = variants.findIndex((v) => v.id === 'regex-v8')
     variants.forEach((v, i) => {
       const med = median(times[i]!)
-      rows.push({ variant: v.id, mb, reps: n, medianMs: med, p95Ms: quantile(times[i]!, 0.95), mbPerS: mb / (med / 1000), vsNewlineScan: med / scan, failures: failures[i]! })
+      const vsV8 = v8At >= 0 && (v.id.startsWith('regex-') || v.id === 'fetch-grep-regex') ? { vsV8: med / median(times[v8At]!) } : {}
+      rows.push({ variant: v.id, mb, reps: n, medianMs: med, p95Ms: quantile(times[i]!, 0.95), mbPerS: mb / (med / 1000), vsNewlineScan: med / scan, failures: failures[i]!, ...vsV8 })
     })
     text = undefined
     progress(`speed: ${mb} MB x ${n} reps done (trimResult ${median(times[1]!).toFixed(1)} ms, handle ${median(times[2]!).toFixed(1)} ms)`)
   }
+  const jsonRows = await runJsonKeys(reps(10), budget)
+  rows.push(...jsonRows)
+  progress(`speed: 1M-key JSON x ${reps(10)} reps done (trimResult ${jsonRows[2]!.medianMs.toFixed(1)} ms)`)
   return rows
 }

@@ -2,6 +2,7 @@
 import type { TrimMethod } from '../baselines/index.js'
 import { CASE_KINDS, TOOL_FOR_KIND, type CaseKind, type TrimCase } from '../corpus/types.js'
 import { SPAN_LABEL_SOURCES, retention, type LabelMatch } from '../metrics/retention.js'
+import { ruleSpread, sourceTables, type RuleSpread, type SourceRow, type SourceSummary } from '../metrics/sources.js'
 import { mean } from '../metrics/stats.js'
 import { filesNamed, shapeStated } from '../metrics/structure.js'
 import type { Progress } from '../progress.js'
@@ -57,6 +58,12 @@ export interface TrimmingResult {
   curves: RetentionCurve[]
   /** Per kind: cases and total o200k tokens before trimming. */
   kinds: Array<{ kind: CaseKind; cases: number; tokens: number; chars: number }>
+  /**
+   * Retention by source (cidiff, each LogChunks language, each loghub system) at
+   * {@link REPORT_BUDGETS}, per method: rows, and per method and kind the in-sample (mean over
+   * logs) and source-balanced (mean over sources) figures. See `metrics/sources.ts`.
+   */
+  sources?: { budgets: readonly number[]; rows: SourceRow[]; summaries: SourceSummary[]; rules: RuleSpread[] }
 }
 
 /** How a case's labels are matched: spans for LogChunks, whole lines for the rest. */
@@ -108,10 +115,15 @@ export function runTrimming(cases: readonly TrimCase[], methods: readonly TrimMe
   // Logs without a non-blank label have no retention (undefined): left out, as in the cells.
   const labelled = cases.filter((c) => c.labelled !== undefined && c.labelSource !== undefined && retention('', c.labelled) !== undefined)
   const sources = [...new Set(labelled.map((c) => c.labelSource!))]
+  const byMethod = new Map<string, Map<TrimCase, number[]>>()
+  const reportAt = REPORT_BUDGETS.map((b) => RETENTION_GRID.indexOf(b as (typeof RETENTION_GRID)[number]))
   for (const method of methods) {
+    const byCase = new Map<TrimCase, number[]>()
+    byMethod.set(method.id, byCase)
     for (const source of sources) {
       const of = labelled.filter((c) => c.labelSource === source)
       const perLog = of.map((c) => RETENTION_GRID.map((budget) => retention(method.run(c.text, { budget, kind: c.kind, tool: TOOL_FOR_KIND[c.kind] }), c.labelled!, matchOf(c))!))
+      of.forEach((c, i) => byCase.set(c, reportAt.map((k) => perLog[i]![k]!)))
       const points = RETENTION_GRID.map((budget, i) => ({ budget, retention: mean(perLog.map((r) => r[i]!)) }))
       const firstAt = (r: number[]): number => {
         const i = r.findIndex((x) => x >= 0.9)
@@ -129,5 +141,6 @@ export function runTrimming(cases: readonly TrimCase[], methods: readonly TrimMe
     }
     progress(`retention grid: ${method.id} done (${sources.join(', ')})`)
   }
-  return { cells, curves, kinds }
+  const tables = sourceTables(labelled, byMethod, REPORT_BUDGETS)
+  return { cells, curves, kinds, sources: { budgets: REPORT_BUDGETS, ...tables, rules: ruleSpread(labelled) } }
 }

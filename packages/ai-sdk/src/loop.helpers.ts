@@ -25,6 +25,17 @@ export function scriptedModel(turns: Array<(call: CallOptions) => Content>): { m
   return { model, calls }
 }
 
+/** Makes a {@link scriptedModel} stream too: `doStream` replays the same script as stream parts. */
+export function streamFromScript(model: MockLanguageModelV3): void {
+  model.doStream = async (options) => {
+    const { content, finishReason, usage } = await model.doGenerate(options)
+    const parts = content.map((part) => (part.type === 'tool-call' ? part : { type: 'text-delta' as const, id: 't', delta: part.type === 'text' ? part.text : '' }))
+    const textOpen = content.some((p) => p.type === 'text')
+    const chunks = [...(textOpen ? [{ type: 'text-start' as const, id: 't' }] : []), ...parts, ...(textOpen ? [{ type: 'text-end' as const, id: 't' }] : []), { type: 'finish' as const, finishReason, usage }]
+    return { stream: new ReadableStream({ start: (c) => { for (const chunk of chunks) c.enqueue(chunk as never); c.close() } }) }
+  }
+}
+
 /** A tool call the mock model emits. */
 export function callTool(toolCallId: string, toolName: string, input: unknown): Content[number] {
   return { type: 'tool-call', toolCallId, toolName, input: JSON.stringify(input) }

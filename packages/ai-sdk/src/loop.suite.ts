@@ -6,7 +6,7 @@ import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai'
 import { MockEmbeddingModelV3 } from 'ai/test'
 import { createSpillway, createToolIndex, memoryStore, selectTools } from '@spillway/core'
 import { embedderFromModel, spillTools, spillwayPrepareStep, toolDescriptors } from './index.js'
-import { NEEDLE, NEEDLE_LINE, buildLog, callTool, offeredTools, say, scriptedModel, toolResultsIn } from './loop.helpers.js'
+import { NEEDLE, NEEDLE_LINE, buildLog, callTool, offeredTools, say, scriptedModel, streamFromScript, toolResultsIn } from './loop.helpers.js'
 
 const MAX_CHARS = 4000
 const noArgs = jsonSchema<Record<string, never>>({ type: 'object', properties: {} })
@@ -155,14 +155,7 @@ export function agentLoopSuite(label: string, major: 6 | 7): void {
     it('works the same in streamText', async () => {
       const { spillway, log, run_build } = setup()
       const { model, calls } = scriptedModel([() => [callTool('c1', 'run_build', {})], () => say('ok')])
-      // Streaming: drive the mock's doStream from the same script.
-      model.doStream = async (options) => {
-        const { content, finishReason, usage } = await model.doGenerate(options)
-        const parts = content.map((part) => (part.type === 'tool-call' ? part : { type: 'text-delta' as const, id: 't', delta: part.type === 'text' ? part.text : '' }))
-        const textOpen = content.some((p) => p.type === 'text')
-        const chunks = [...(textOpen ? [{ type: 'text-start' as const, id: 't' }] : []), ...parts, ...(textOpen ? [{ type: 'text-end' as const, id: 't' }] : []), { type: 'finish' as const, finishReason, usage }]
-        return { stream: new ReadableStream({ start: (c) => { for (const chunk of chunks) c.enqueue(chunk as never); c.close() } }) }
-      }
+      streamFromScript(model) // streaming: drive the mock's doStream from the same script
       const result = streamText({ model, tools: spillTools({ run_build }, { spillway, sessionId: 's' }), prompt: 'go', stopWhen: stepCountIs(3) })
       const steps = await result.steps
       expect(calls).toHaveLength(2)

@@ -38,6 +38,7 @@ export type SpilledTools<TOOLS extends ToolSet> = TOOLS & { fetch_result: Tool<F
  * Works through `toModelOutput` (awaited by both ai 6 and ai 7), so `steps[i].toolResults[j].output`
  * keeps the raw output while the prompt carries the excerpt. A tool's own `toModelOutput` runs
  * first; its `text` / `json` output is then trimmed, other output types (media) pass unchanged.
+ * An error thrown by `execute` gets the same budget and stays an error (see `spillErrors`).
  *
  * @example
  * ```ts
@@ -85,7 +86,75 @@ function withSpill(name: string, tool: Tool, spillway: Spillway, sessionId: stri
       return base
     }
   }
-  return { ...tool, toModelOutput } as Tool
+  const execute = tool.execute as ((input: unknown, options: ExecuteOptions) => unknown) | undefined
+  return { ...tool, toModelOutput, ...(execute ? { execute: spillErrors(name, execute, spillway, sessionId) } : {}) } as Tool
+}
+
+/** The part of the SDK's tool execution options the error path reads. */
+type ExecuteOptions = { toolCallId: string }
+
+/**
+ * The SDK sends a thrown error to the model as `error-text` with the error's message, and never
+ * calls `toModelOutput` for it (`createToolModelOutput` returns before, in ai 6 and ai 7). So
+ * errors are caught here, around `execute`: a message over budget goes through
+ * `spillway.handle` like a result (trimmed, spilled, handle block) and is thrown again as an
+ * `Error` with that text (same name), so the SDK still sends an error (`error-text`) within the
+ * budget. The original error is its `cause` (the step's `tool-error` part keeps it). Errors
+ * within budget, and any failure of `handle`, rethrow the original error as it is.
+ */
+function spillErrors(name: string, execute: (input: unknown, options: ExecuteOptions) => unknown, spillway: Spillway, sessionId: string) {
+  const spilled = async (error: unknown, input: unknown, options: ExecuteOptions): Promise<unknown> => {
+    try {
+      const handled = await spillway.handle({ tool: name, args: input, result: errorText(error), sessionId, toolCallId: options.toolCallId })
+      if (!handled.changed) return error
+      return spilledError(handled.content, error)
+    } catch {
+      return error // fail open: the original error, as the SDK would have sent it
+    }
+  }
+  return (input: unknown, options: ExecuteOptions): unknown => {
+    let out: unknown
+    try {
+      out = execute(input, options)
+    } catch (error) {
+      return spilled(error, input, options).then((e) => Promise.reject(e))
+    }
+    if (isAsyncIterable(out)) return guardIterable(out, (error) => spilled(error, input, options))
+    return Promise.resolve(out).catch(async (error: unknown) => Promise.reject(await spilled(error, input, options)))
+  }
+}
+
+/** Streaming tools (`execute` returning an async iterable): an error thrown mid-stream is handled the same way. */
+async function* guardIterable(source: AsyncIterable<unknown>, spilled: (error: unknown) => Promise<unknown>): AsyncGenerator<unknown> {
+  try {
+    yield* source
+  } catch (error) {
+    throw await spilled(error)
+  }
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return value != null && typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function'
+}
+
+/**
+ * The text of a thrown value, as ai 7's `getErrorMessage` makes it (`error.toString()`, so the
+ * error's name stays visible); ai 6 sends `error.message` alone, which only matters for errors
+ * within budget, and those are rethrown untouched.
+ */
+function errorText(error: unknown): string {
+  if (error == null) return 'unknown error'
+  if (typeof error === 'string') return error
+  if (error instanceof Error) return String(error)
+  return JSON.stringify(error)
+}
+
+/** An `Error` that both majors send as exactly `text` (ai 6 reads `message`, ai 7 `toString()`). */
+function spilledError(text: string, cause: unknown): Error {
+  const error = new Error(text, { cause })
+  if (cause instanceof Error) error.name = cause.name
+  Object.defineProperty(error, 'toString', { value: () => text })
+  return error
 }
 
 /** What the SDK sends when a tool has no `toModelOutput` (same rule as its `createToolModelOutput`). */

@@ -1,19 +1,21 @@
 import { existsSync } from 'node:fs'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { trimResult, type FetchRequest, type TrimOptions } from '@spillway/core'
-import { defaultStoreDir } from './dir.js'
+import { isRedisUrl, storeSpec } from './store.js'
 import { COMMAND_HELP, HELP, suggest } from './help.js'
 import { readInput } from './input.js'
 import { EXIT, UsageError, write, type CliIO } from './io.js'
 import { statsTable, sweepTable } from './stats-table.js'
 import { openSpillway } from './spillway.js'
 import { runSidecar } from './sidecar.js'
+import { runMcp } from './mcp.js'
 
 /** Version of the CLI (and of the sidecar protocol it speaks), as in package.json. */
 export const VERSION = '0.1.0'
 
 const STORE_OPTIONS = {
   dir: { type: 'string' },
+  store: { type: 'string' },
   session: { type: 'string' },
   json: { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options']
@@ -82,6 +84,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         return await sweep(rest, io)
       case 'sidecar':
         return await sidecar(rest, io)
+      case 'mcp':
+        return await runMcp(rest, io, parse)
       default: {
         const close = suggest(command, Object.keys(COMMAND_HELP))
         throw new UsageError(`unknown command "${command}"${close ? ` (did you mean "${close}"?)` : ''}`)
@@ -132,7 +136,7 @@ async function spill(args: string[], io: CliIO): Promise<number> {
     await write(io.stdout, values.json ? `${JSON.stringify({ binary: input.binary, content: input.placeholder })}\n` : `${input.placeholder}\n`)
     return EXIT.ok
   }
-  const sw = await openSpillway({ dir: storeDir(values, io), ...(maxChars !== undefined ? { maxChars } : {}) })
+  const sw = await openSpillway({ store: storeDir(values, io), ...(maxChars !== undefined ? { maxChars } : {}) })
   try {
     const res = await sw.handle({ tool: values.tool ?? 'terminal', result: input.text, sessionId: sessionOf(values, io) })
     await write(io.stdout, values.json ? `${JSON.stringify(res)}\n` : res.content.endsWith('\n') ? res.content : `${res.content}\n`)
@@ -142,12 +146,16 @@ async function spill(args: string[], io: CliIO): Promise<number> {
   }
 }
 
-const storeDir = (values: { dir?: string | undefined }, io: CliIO): string => values.dir ?? defaultStoreDir(io.env)
+/** The store: `--store`, else `$SPILLWAY_STORE`, else the folder `--dir` / `$SPILLWAY_DIR` / default (see `storeSpec`). */
+function storeDir(values: { dir?: string | undefined; store?: string | undefined }, io: CliIO): string {
+  if (values.dir !== undefined && values.store !== undefined) throw new UsageError('give --store or --dir, not both')
+  return storeSpec(values, io.env)
+}
 
-/** The store folder of a command that only reads: one that does not exist is an error, not an empty store. */
-function existingStoreDir(values: { dir?: string | undefined }, io: CliIO): string {
+/** The store of a command that only reads: a folder that does not exist is an error, not an empty store. */
+function existingStoreDir(values: { dir?: string | undefined; store?: string | undefined }, io: CliIO): string {
   const dir = storeDir(values, io)
-  if (!existsSync(dir)) throw new Error(`no spillway store at ${dir}: nothing was spilled there (check --dir or $SPILLWAY_DIR)`)
+  if (!isRedisUrl(dir) && !existsSync(dir)) throw new Error(`no spillway store at ${dir}: nothing was spilled there (check --store, --dir, $SPILLWAY_STORE or $SPILLWAY_DIR)`)
   return dir
 }
 const sessionOf = (values: { session?: string | undefined }, io: CliIO): string => values.session ?? io.env['SPILLWAY_SESSION'] ?? 'cli'
@@ -177,7 +185,7 @@ async function fetch(args: string[], io: CliIO): Promise<number> {
   if (values.pattern !== undefined) request.pattern = values.pattern
   if (values.literal !== undefined) request.literal = values.literal
   if (values['ignore-case'] !== undefined) request.ignoreCase = values['ignore-case']
-  const sw = await openSpillway({ dir: existingStoreDir(values, io) })
+  const sw = await openSpillway({ store: existingStoreDir(values, io) })
   try {
     const res = await sw.fetch(request, { sessionId: sessionOf(values, io) })
     // --json is machine output (stdout, `ok` tells); otherwise a refusal is an error: stderr.
@@ -192,7 +200,7 @@ async function fetch(args: string[], io: CliIO): Promise<number> {
 async function stats(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parse(args, STORE_OPTIONS)
   if (positionals.length > 0) throw new UsageError('stats takes no arguments')
-  const sw = await openSpillway({ dir: existingStoreDir(values, io) })
+  const sw = await openSpillway({ store: existingStoreDir(values, io) })
   try {
     const s = await sw.stats(values.session !== undefined ? { sessionId: values.session } : undefined)
     await write(io.stdout, values.json ? `${JSON.stringify(s)}\n` : statsTable(s, values.session))
@@ -205,7 +213,7 @@ async function stats(args: string[], io: CliIO): Promise<number> {
 async function sweep(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parse(args, STORE_OPTIONS)
   if (positionals.length > 0) throw new UsageError('sweep takes no arguments')
-  const sw = await openSpillway({ dir: existingStoreDir(values, io) })
+  const sw = await openSpillway({ store: existingStoreDir(values, io) })
   try {
     const s = await sw.sweep()
     await write(io.stdout, values.json ? `${JSON.stringify(s)}\n` : sweepTable(s))
@@ -216,8 +224,11 @@ async function sweep(args: string[], io: CliIO): Promise<number> {
 }
 
 async function sidecar(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parse(args, { dir: { type: 'string' }, 'max-chars': { type: 'string' } })
+  const { values, positionals } = parse(args, { dir: { type: 'string' }, store: { type: 'string' }, 'max-chars': { type: 'string' } })
   if (positionals.length > 0) throw new UsageError('sidecar takes no arguments')
   const maxChars = int(values['max-chars'], 'max-chars', 1)
-  return runSidecar(io, { dir: storeDir(values, io), ...(maxChars !== undefined ? { maxChars } : {}), version: VERSION })
+  const capEnv = io.env['SPILLWAY_SIDECAR_MAX_LINE_BYTES']
+  const maxLineBytes = capEnv === undefined || capEnv === '' ? undefined : Number(capEnv)
+  if (maxLineBytes !== undefined && (!Number.isInteger(maxLineBytes) || maxLineBytes < 1)) throw new UsageError(`SPILLWAY_SIDECAR_MAX_LINE_BYTES must be an integer >= 1, got "${capEnv}"`)
+  return runSidecar(io, { store: storeDir(values, io), ...(maxChars !== undefined ? { maxChars } : {}), ...(maxLineBytes !== undefined ? { maxLineBytes } : {}), version: VERSION })
 }

@@ -10,6 +10,7 @@ Usage:
   spillway stats [--session S] [--dir DIR] [--json]
   spillway sweep [--dir DIR] [--json]
   spillway sidecar [--dir DIR] [--max-chars N]    JSON lines on stdin/stdout (see README)
+  spillway mcp [OPTIONS] -- COMMAND [ARGS...] | --url URL | --config FILE    MCP proxy
   spillway --help | --version | COMMAND --help
 
 trim     reads a tool result (FILE, or stdin) and prints the excerpt the model should see
@@ -22,8 +23,12 @@ stats    blobs, bytes, sessions and chars saved in the store.
 sweep    removes expired blobs and tombstones, enforces the size cap.
 sidecar  a long-lived process for agents in other languages (the Hermes plugin uses it):
          ops ping, handle, fetch, fetch_result, describe, trim, stats, sweep, shutdown.
+mcp      spillway in front of any MCP server: large tool results become an excerpt plus a
+         fetch_result handle, long tool lists are deferred behind tool_search.
 
-Store folder: --dir, else $SPILLWAY_DIR, else the user's cache folder (~/.cache/spillway).
+Store: --store (a folder, redis://host:port/db or rediss://...), else $SPILLWAY_STORE, else the
+folder --dir, else $SPILLWAY_DIR, else the user's cache folder (~/.cache/spillway). Every command
+and the sidecar take --store, so processes on several hosts can share one Redis store.
 Session: --session, else $SPILLWAY_SESSION, else "cli". A session only sees its own blobs.
 
 Exit codes: 0 ok; 1 the command ran and failed (unknown or expired id, store error);
@@ -88,6 +93,39 @@ Removes expired blobs and tombstones and enforces the size cap; prints what it r
 A long-lived process for agents in other languages (the Hermes plugin uses it): JSON lines on
 stdin/stdout, ops ping, handle, fetch, fetch_result, describe, trim, stats, sweep, shutdown.
 See the CLI's README for the protocol.
+`,
+  mcp: `Usage: spillway mcp [OPTIONS] -- COMMAND [ARGS...]
+       spillway mcp [OPTIONS] --url URL [--header "Name: value"]...
+       spillway mcp [OPTIONS] --config FILE
+
+An MCP proxy: put it in front of any MCP server by prefixing the server's command in your MCP
+client's config. Everything passes through unchanged, except tool results over the budget (an
+excerpt, a handle block and a resource_link; read the rest with the fetch_result tool or
+resources/read of the spillway:// URI) and, when deferral is on, the tool list.
+
+  -- COMMAND ARGS      the upstream server, spawned and spoken to over stdio
+  --url URL            an upstream served over Streamable HTTP (--header for auth, repeatable)
+  --config FILE        several upstreams, in the "mcpServers" shape of Claude Desktop / Cursor /
+                       Claude Code config files; colliding tool names become server__tool
+  --name NAME          upstream name (default: the command's basename or the URL's host)
+  --listen HOST:PORT   serve Streamable HTTP on http://HOST:PORT/mcp instead of stdio
+                       (one session per client; a session reads only its own spills)
+  --max-chars N        budget of one tool result as the model sees it, in chars
+  --context-window N   model window in tokens: derives the budget, and the --defer auto gate
+  --defer auto|on|off  hide the tool list behind tool_search/tool_describe/tool_call
+                       (auto: when the schemas take over 10% of the window; default auto)
+  --expose a,b         tools never deferred
+  --timeout MS         time an upstream call may take before the client gets an error
+                       (default 60000; a hung upstream is restarted for the next call)
+  --store URL|DIR      store: a folder or redis://host:port/db (else --dir, $SPILLWAY_STORE,
+                       $SPILLWAY_DIR, the user's cache folder)
+  --keep-output-schemas  keep the tools' outputSchema (dropped by default: an excerpt of a
+                       structured result cannot match it)
+  --quiet              no warnings and no upstream stderr on stderr
+
+Example (Claude Desktop / Cursor / Claude Code config):
+  { "mcpServers": { "github": { "command": "spillway",
+      "args": ["mcp", "--", "npx", "-y", "@modelcontextprotocol/server-github"] } } }
 `,
 })
 

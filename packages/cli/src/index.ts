@@ -1,4 +1,5 @@
 export { runCli, VERSION } from './cli.js'
 export { runSidecar, SIDECAR_OPS, type SidecarErrorCode, type SidecarOptions, type SidecarReply } from './sidecar.js'
 export { defaultStoreDir } from './dir.js'
+export { describeStore, isRedisUrl, openStore, storeSpec, type StoreFlags } from './store.js'
 export { EXIT, type CliIO } from './io.js'

@@ -1,20 +1,26 @@
-import { createInterface } from 'node:readline'
 import { trimResult, type FetchMode, type FetchRequest } from '@spillway/core'
 import { EXIT, type CliIO } from './io.js'
+import { DEFAULT_MAX_LINE_BYTES, leadingId, readLines } from './lines.js'
 import { openSpillway, type OpenSpillway } from './spillway.js'
 
 /** Options of {@link runSidecar}. */
 export interface SidecarOptions {
-  /** Store folder. */
-  dir: string
+  /** Store: a folder or a `redis://` / `rediss://` URL (see `openStore`). */
+  store: string
   /** Budget of the excerpts `handle` returns, in chars. @default core's `DEFAULT_MAX_CHARS` */
   maxChars?: number
   /** Reported by `ping`. */
   version: string
+  /**
+   * Longest request line, in UTF-8 bytes; a longer one is discarded as it arrives and answered
+   * `too_large`. The CLI reads it from `SPILLWAY_SIDECAR_MAX_LINE_BYTES`.
+   * @default DEFAULT_MAX_LINE_BYTES (128 MiB)
+   */
+  maxLineBytes?: number
 }
 
 /** Stable error codes of the protocol; `message` is for people. */
-export type SidecarErrorCode = 'bad_json' | 'bad_request' | 'unknown_op' | 'failed'
+export type SidecarErrorCode = 'bad_json' | 'bad_request' | 'unknown_op' | 'too_large' | 'failed'
 
 /** One reply line of the protocol. */
 export type SidecarReply =
@@ -116,8 +122,7 @@ async function answer(sw: OpenSpillway, req: Req, options: SidecarOptions): Prom
  * gets exactly one reply (blank lines are ignored).
  */
 export async function runSidecar(io: CliIO, options: SidecarOptions): Promise<number> {
-  const sw = await openSpillway({ dir: options.dir, ...(options.maxChars !== undefined ? { maxChars: options.maxChars } : {}) })
-  const rl = createInterface({ input: io.stdin, crlfDelay: Infinity })
+  const sw = await openSpillway({ store: options.store, ...(options.maxChars !== undefined ? { maxChars: options.maxChars } : {}) })
   const pending = new Set<Promise<void>>()
   let lineNo = 0
   let closing = false
@@ -127,10 +132,10 @@ export async function runSidecar(io: CliIO, options: SidecarOptions): Promise<nu
   // A parent that went away must not crash us with EPIPE: stop reading and wind down.
   io.stdout.on?.('error', () => {
     closing = true
-    rl.close()
+    reader.close()
   })
 
-  rl.on('line', (line) => {
+  const onLine = (line: string): void => {
     lineNo++
     if (line.trim() === '') return
     let req: unknown
@@ -151,9 +156,20 @@ export async function runSidecar(io: CliIO, options: SidecarOptions): Promise<nu
       )
       .finally(() => pending.delete(p))
     pending.add(p)
-    if (r['op'] === 'shutdown') rl.close()
+    if (r['op'] === 'shutdown') reader.close()
+  }
+  const maxBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES
+  const reader = readLines(io.stdin, {
+    maxBytes,
+    onLine,
+    // Answered as soon as the line passes the cap; its rest is discarded as it arrives, so the
+    // process never holds it and every other request is still served.
+    onTooLarge: ({ head }) => {
+      lineNo++
+      send({ id: leadingId(head), ok: false, error: { code: 'too_large', message: `line ${lineNo} is over the ${maxBytes}-byte limit of one request line and was discarded; send a smaller result (trim or truncate it first)` } })
+    },
   })
-  await new Promise<void>((resolve) => rl.once('close', resolve))
+  await reader.done
   while (pending.size > 0) await Promise.all([...pending])
   // After `shutdown` stdin may still be open; release it so the process can exit.
   ;(io.stdin as { destroy?: () => void }).destroy?.()

@@ -1,9 +1,12 @@
 import type { Spillway } from '@spillway/core'
+import { openStore } from './store.js'
 
 /** Options of {@link openSpillway}. */
 export interface OpenOptions {
-  /** Store folder (created 0700 by the fs store). */
-  dir: string
+  /** Store: a folder (created 0700 by the fs store) or a `redis://` / `rediss://` URL (see `openStore`). */
+  store: string
+  /** Environment for the store defaults. @default process.env */
+  env?: Record<string, string | undefined>
   /** Budget of the excerpt the model sees, in chars. @default core's `DEFAULT_MAX_CHARS` */
   maxChars?: number
 }
@@ -12,12 +15,11 @@ export interface OpenOptions {
 export type OpenSpillway = Spillway & { dispose(): Promise<void> }
 
 /**
- * A spillway on an fs store in `dir`. The store and spill code are imported lazily so that
- * `spillway trim` and `--help` start without loading them.
+ * A spillway on the store `options.store` names. The store and spill code are imported lazily so
+ * that `spillway trim` and `--help` start without loading them.
  */
 export async function openSpillway(options: OpenOptions): Promise<OpenSpillway> {
-  const [{ createSpillway }, { fsStore }] = await Promise.all([import('@spillway/core'), import('@spillway/core/fs')])
-  const store = fsStore({ dir: options.dir })
+  const [{ createSpillway }, store] = await Promise.all([import('@spillway/core'), openStore(options.store, options.env ?? process.env)])
   const sw = createSpillway({ store, ...(options.maxChars !== undefined ? { maxChars: options.maxChars } : {}) })
   const ownDispose = sw.dispose?.bind(sw)
   return Object.assign(sw, {

@@ -39,10 +39,11 @@ export function pipeIO(env: Record<string, string | undefined> = {}) {
 }
 
 /** `spillway <args>` from source (tsx + the @spillway/source condition), as a child process. */
-export function spawnCli(args: string[]): ChildProcessWithoutNullStreams {
+export function spawnCli(args: string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
   return spawn(process.execPath, ['--conditions=@spillway/source', '--import', TSX, BIN, ...args], {
     cwd: join(HERE, '..'),
     stdio: 'pipe',
+    env: { ...process.env, ...env },
   })
 }
 

@@ -77,6 +77,52 @@ describe('sidecar over real child-process stdio', () => {
   })
 })
 
+describe('sidecar line cap (too_large)', () => {
+  it('answers a line over the cap with too_large, keeps serving the other requests, and lives on', async () => {
+    const { io, stdin, stdout } = pipeIO({ SPILLWAY_SIDECAR_MAX_LINE_BYTES: '4096' })
+    const done = runCli(['sidecar', '--dir', dir], io)
+    const small = terminalResult('small').slice(0, 1500) // fits the cap
+    stdin.write(`${JSON.stringify({ id: 1, op: 'ping' })}\n`)
+    stdin.write(`${JSON.stringify({ id: 2, op: 'handle', sessionId: 'cap', tool: 'terminal', result: terminalResult('big') })}\n`) // ~190 KB
+    // An oversized line arriving in pieces, with a pending request before and after it.
+    const huge = JSON.stringify({ id: 'h', op: 'trim', result: 'x'.repeat(20_000) })
+    stdin.write(huge.slice(0, 3000))
+    stdin.write(huge.slice(3000, 9000))
+    stdin.write(`${huge.slice(9000)}\n`)
+    stdin.write(`${JSON.stringify({ op: 'trim', result: 'y'.repeat(5000), id: 'late-id' })}\n`) // id not first: cannot be told
+    stdin.write(`${JSON.stringify({ id: 3, op: 'trim', result: small, maxChars: 500 })}\r\n`)
+    stdin.end(`${JSON.stringify({ id: 4, op: 'ping' })}`) // last line without a line break
+    expect(await done).toBe(0)
+    const lines = stdout.text().trim().split('\n').map((l) => JSON.parse(l))
+    const byId = new Map(lines.map((l) => [l.id, l]))
+    expect(lines).toHaveLength(6)
+    expect(byId.get(1)).toMatchObject({ ok: true, result: { pong: true } })
+    expect(byId.get(2)).toMatchObject({ ok: false, error: { code: 'too_large' } })
+    expect(byId.get(2).error.message).toMatch(/^line 2 is over the 4096-byte limit of one request line and was discarded; send a smaller result/)
+    expect(byId.get('h')).toMatchObject({ ok: false, error: { code: 'too_large', message: expect.stringMatching(/^line 3 is over/) } })
+    expect(byId.get(null)).toMatchObject({ ok: false, error: { code: 'too_large', message: expect.stringMatching(/^line 4 is over/) } })
+    expect(byId.get(3)).toMatchObject({ ok: true, result: { changed: true } })
+    expect(byId.get(4)).toMatchObject({ ok: true, result: { pong: true } })
+  })
+
+  it('a child process with a lowered cap survives an oversized line and answers the next one', async () => {
+    const child = spawnCli(['sidecar', '--dir', dir], { SPILLWAY_SIDECAR_MAX_LINE_BYTES: '65536' })
+    const r = replies(child)
+    child.stdin.write(`${JSON.stringify({ id: 1, op: 'trim', result: 'z'.repeat(1_000_000) })}\n`)
+    expect(await r.next()).toMatchObject({ id: 1, ok: false, error: { code: 'too_large' } })
+    child.stdin.write('{"id":2,"op":"ping"}\n')
+    expect(await r.next()).toMatchObject({ id: 2, ok: true, result: { pong: true } })
+    child.stdin.end()
+    expect(await exited(child)).toBe(0)
+  })
+
+  it('refuses a cap that is not a positive integer', async () => {
+    const { io, stderr } = pipeIO({ SPILLWAY_SIDECAR_MAX_LINE_BYTES: 'lots' })
+    expect(await runCli(['sidecar', '--dir', dir], io)).toBe(2)
+    expect(stderr.text()).toContain('SPILLWAY_SIDECAR_MAX_LINE_BYTES must be an integer >= 1, got "lots"')
+  })
+})
+
 describe('sidecar in process', () => {
   it('answers every pending request before it returns on stdin close', async () => {
     const { io, stdin, stdout } = pipeIO()

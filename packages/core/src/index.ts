@@ -1,4 +1,4 @@
-export { trimResult, type TrimInternals } from './trim/trim.js'
+export { trimResult, type TrimInternals } from './pipeline/trim-result.js'
 export type { ContentKind, LineRange, Profile, Size, TrimOptions, TrimOutcome } from './trim/types.js'
 export { DEFAULT_PROFILES, DEFAULT_TOOL_PROFILES, resolveProfile } from './trim/profiles.js'
 export { DEFAULT_MAX_CHARS, DEFAULT_WINDOW_BUDGET, budgetFromContextWindow, resolveBudget } from './trim/budget.js'

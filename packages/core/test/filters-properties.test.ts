@@ -7,7 +7,7 @@ import { DEFAULT_FILTERS } from '../src/filters/index.js'
 import { summarizeJson } from '../src/filters/json/json.js'
 import { summarizeSearch } from '../src/filters/search/search.js'
 import { trimTerminalJson } from '../src/filters/terminal/terminal.js'
-import { trimResult } from '../src/trim/trim.js'
+import { trimResult } from '../src/pipeline/trim-result.js'
 
 // Inputs shaped like each kind of tool output, with odd corners mixed in.
 const word = fc.string({ maxLength: 12 })

@@ -16,11 +16,11 @@ from typing import Any
 from .client import SidecarClient, SidecarError
 from .plugin import FETCH_RESULT_SCHEMA, FETCH_TOOL, SpillwayPlugin, TaskSessions, session_of
 from .rtk import make_rtk_hook
-from .settings import Settings, ensure_store_dir, load_settings, sidecar_argv
+from .settings import Settings, ensure_store_dir, load_settings, sidecar_argv, sidecar_env
 
 __all__ = [
     "FETCH_RESULT_SCHEMA", "FETCH_TOOL", "SidecarClient", "SidecarError", "Settings",
-    "SpillwayPlugin", "TaskSessions", "load_settings", "register", "session_of", "sidecar_argv",
+    "SpillwayPlugin", "TaskSessions", "load_settings", "register", "session_of", "sidecar_argv", "sidecar_env",
 ]
 
 #: Toolset that holds ``fetch_result``.
@@ -51,10 +51,16 @@ def register(ctx: Any) -> SpillwayPlugin:
         ensure_store_dir(settings.store_dir)
         return sidecar_argv(settings, os.environ)
 
-    plugin = SpillwayPlugin(settings, SidecarClient(argv, timeout_s=settings.timeout_s, start_timeout_s=settings.start_timeout_s))
+    client = SidecarClient(argv, timeout_s=settings.timeout_s, start_timeout_s=settings.start_timeout_s,
+                           env=sidecar_env(settings, os.environ))
+    plugin = SpillwayPlugin(settings, client)
 
-    # fetch_result's handler may get only task_id: this observer maps it to the session.
+    # fetch_result's handler may get only task_id, and the terminal hook no session at all:
+    # this observer records both links (see plugin.pre_tool_call).
     ctx.register_hook("pre_tool_call", plugin.pre_tool_call)
+    # terminal output before Hermes cuts it to tool_output.max_bytes; every other tool after.
+    if settings.terminal_hook:
+        ctx.register_hook("transform_terminal_output", plugin.transform_terminal_output)
     ctx.register_hook("transform_tool_result", plugin.transform_tool_result)
     ctx.register_hook("on_session_end", plugin.on_session_end)
     ctx.register_tool(

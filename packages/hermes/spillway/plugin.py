@@ -4,8 +4,6 @@ and fails open."""
 
 from __future__ import annotations
 
-import collections
-import hashlib
 import json
 import logging
 import threading
@@ -14,6 +12,13 @@ from typing import Any, Dict, Optional
 
 from .client import SidecarClient, SidecarError
 from .settings import Settings
+from .sessions import TaskSessions, _safe_key, session_of
+from .terminal import TerminalCalls
+
+__all__ = ["FETCH_RESULT_SCHEMA", "FETCH_TOOL", "TERMINAL_TOOL", "SpillwayPlugin", "TaskSessions", "session_of"]
+
+#: Hermes' terminal tool, whose output the ``transform_terminal_output`` hook sees before the cap.
+TERMINAL_TOOL = "terminal"
 
 log = logging.getLogger("hermes_plugins.spillway")
 
@@ -51,72 +56,6 @@ FETCH_RESULT_SCHEMA: Dict[str, Any] = {
 }
 
 
-#: Task ids remembered by :class:`TaskSessions` (most recent first out); a few per live agent
-#: run are enough, the bound only keeps a long-lived gateway from growing without limit.
-MAX_TRACKED_TASKS = 4096
-
-
-def _safe_key(value: str) -> str:
-    # Ids the store would refuse (over 128 chars, control characters) become their SHA-256.
-    if len(value) > 128 or any(ord(c) < 32 or ord(c) == 127 for c in value):
-        return "sha256-" + hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()
-    return value
-
-
-def session_of(kwargs: Dict[str, Any]) -> str:
-    """The key that scopes blobs: Hermes' ``session_id``, else ``task_id``, else ``default``.
-    Ids the store would refuse (over 128 chars, control characters) are replaced by their
-    SHA-256. Tool handlers may not receive ``session_id`` (see :class:`TaskSessions`)."""
-    for key in ("session_id", "task_id"):
-        value = kwargs.get(key)
-        if isinstance(value, str) and value:
-            return _safe_key(value)
-    return "default"
-
-
-class TaskSessions:
-    """Which session a task id belongs to, learnt from ``pre_tool_call``.
-
-    ``transform_tool_result`` receives ``session_id`` and ``task_id``, but Hermes runs a tool as
-    ``registry.dispatch(name, args, task_id=..., user_task=...)`` -> ``handler(args, **kwargs)``,
-    and some Hermes versions pass no ``session_id`` there. ``pre_tool_call`` fires before every
-    tool (``fetch_result`` included) with both ids, so the handler can find the session the
-    hook stored under. Bounded and lock-protected: hooks run on several threads."""
-
-    def __init__(self, limit: int = MAX_TRACKED_TASKS) -> None:
-        self._limit = limit
-        self._map: "collections.OrderedDict[str, str]" = collections.OrderedDict()
-        self._lock = threading.Lock()
-
-    def remember(self, task_id: Any, session_id: Any) -> None:
-        """Record ``task_id -> session_id`` (ignored unless both are non-empty strings)."""
-        if not (isinstance(task_id, str) and task_id and isinstance(session_id, str) and session_id):
-            return
-        with self._lock:
-            self._map[task_id] = session_id
-            self._map.move_to_end(task_id)
-            while len(self._map) > self._limit:
-                self._map.popitem(last=False)
-
-    def session_for(self, kwargs: Dict[str, Any]) -> str:
-        """The blob scope for a tool handler's ``kwargs``: its own ``session_id`` when Hermes
-        passes one, else the session recorded for its ``task_id``, else :func:`session_of`."""
-        own = kwargs.get("session_id")
-        if isinstance(own, str) and own:
-            return _safe_key(own)
-        task = kwargs.get("task_id")
-        if isinstance(task, str) and task:
-            with self._lock:
-                known = self._map.get(task)
-            if known is not None:
-                return _safe_key(known)
-        return session_of(kwargs)
-
-    def __len__(self) -> int:
-        with self._lock:
-            return len(self._map)
-
-
 def _format_stats(stats: Any) -> str:
     if not isinstance(stats, dict):
         return f"spillway: {json.dumps(stats)}"
@@ -150,43 +89,91 @@ class SpillwayPlugin:
         self._counts = threading.Lock()
         #: task id -> session id, filled by :meth:`pre_tool_call`, read by :meth:`fetch_result`.
         self.task_sessions = TaskSessions()
+        #: pending ``terminal`` calls, filled by :meth:`pre_tool_call`, claimed by
+        #: :meth:`transform_terminal_output`.
+        self.terminal_calls = TerminalCalls()
 
     # -- pre_tool_call --------------------------------------------------------------------
     def pre_tool_call(self, tool_name: str = "", args: Any = None, **kwargs: Any) -> None:
-        """Observe-only: remember which session ``fetch_result``'s task belongs to."""
+        """Observe-only: remember which session ``fetch_result``'s task belongs to, and which
+        session and call a ``terminal`` command belongs to (see :mod:`spillway.terminal`)."""
         try:
             if tool_name == FETCH_TOOL:
                 self.task_sessions.remember(kwargs.get("task_id"), kwargs.get("session_id"))
+            elif tool_name == TERMINAL_TOOL and self.settings.terminal_hook and isinstance(args, dict):
+                self.terminal_calls.remember(kwargs.get("tool_call_id"), kwargs.get("session_id"), args.get("command"))
         except Exception as err:  # noqa: BLE001 - an observer never disturbs the call
             log.debug("spillway: pre_tool_call failed (%s)", err)
         return None
+
+    # -- transform_terminal_output --------------------------------------------------------
+    def transform_terminal_output(self, command: Any = "", output: Any = None, **kwargs: Any) -> Optional[str]:
+        """The terminal's output before Hermes' ``tool_output.max_bytes`` cut: excerpt + handle,
+        or ``None`` to keep it. Hermes passes no session here, so the call is claimed from the
+        pending ``terminal`` calls (:class:`spillway.terminal.TerminalCalls`); when that is
+        ambiguous the output is left to Hermes and to :meth:`transform_tool_result`."""
+        try:
+            if not self.settings.terminal_hook or TERMINAL_TOOL in self.settings.skip_tools:
+                return None
+            if not isinstance(output, str) or len(output) <= self.settings.max_chars:
+                return None
+            own = kwargs.get("session_id")  # a Hermes that passes the session wins over the claim
+            call = self.terminal_calls.claim(command)
+            if isinstance(own, str) and own:
+                session, call_id = _safe_key(own), (call.tool_call_id if call is not None and call.session_id == own else None)
+            elif call is not None:
+                session, call_id = _safe_key(call.session_id), call.tool_call_id
+            else:
+                return None
+            content, handle = self._handle(TERMINAL_TOOL, {"command": command} if isinstance(command, str) else None,
+                                           output, session, call_id)
+            if content is not None and handle is not None and call is not None and call_id is not None:
+                self.terminal_calls.mark_spilled(call, handle)
+            return content
+        except Exception as err:  # noqa: BLE001 - nothing may escape into the terminal tool
+            self._fail_open(err)
+            return None
 
     # -- transform_tool_result ------------------------------------------------------------
     def transform_tool_result(self, tool_name: str = "", args: Any = None, result: Any = None, **kwargs: Any) -> Optional[str]:
         """Return the excerpt the model should see, or ``None`` to keep ``result`` unchanged."""
         try:
+            if tool_name == TERMINAL_TOOL:
+                spilled = self.terminal_calls.holds_excerpt(result, kwargs.get("tool_call_id")) if isinstance(result, str) else False
+                self.terminal_calls.finish(kwargs.get("tool_call_id"))
+                if spilled:
+                    return None  # transform_terminal_output already spilled this output: never twice
             if not isinstance(result, str) or tool_name == FETCH_TOOL or tool_name in self.settings.skip_tools:
                 return None  # multimodal envelopes are not strings; our own reads stay as they are
             if len(result) <= self.settings.max_chars:
                 return None  # under budget: core would keep it byte-identical, so skip the round trip
-            reply = self.client.request(
-                "handle", tool=tool_name or "unknown", args=args if isinstance(args, dict) else None,
-                result=result, sessionId=session_of(kwargs),
-                **({"toolCallId": kwargs["tool_call_id"]} if isinstance(kwargs.get("tool_call_id"), str) and kwargs["tool_call_id"] else {}),
-            )
-            if not isinstance(reply, dict) or reply.get("changed") is not True:
-                return None
-            content = reply.get("content")
-            if not isinstance(content, str) or content == result:
-                return None
-            with self._counts:
-                self.trimmed += 1
-                self.chars_before += len(result)
-                self.chars_after += len(content)
+            call_id = kwargs.get("tool_call_id")
+            content, _ = self._handle(tool_name or "unknown", args if isinstance(args, dict) else None, result,
+                                      session_of(kwargs), call_id if isinstance(call_id, str) and call_id else None)
             return content
         except Exception as err:  # noqa: BLE001 - nothing may escape into the agent loop
             self._fail_open(err)
             return None
+
+    def _handle(self, tool: str, args: Optional[dict], result: str, session: str,
+                call_id: Optional[str]) -> "tuple[Optional[str], Optional[str]]":
+        """One sidecar ``handle``: ``(content, blob id)``, or ``(None, None)`` to keep ``result``."""
+        reply = self.client.request(
+            "handle", tool=tool, args=args, result=result, sessionId=session,
+            **({"toolCallId": call_id} if call_id else {}),
+        )
+        if not isinstance(reply, dict) or reply.get("changed") is not True:
+            return None, None
+        content = reply.get("content")
+        if not isinstance(content, str) or content == result:
+            return None, None
+        with self._counts:
+            self.trimmed += 1
+            self.chars_before += len(result)
+            self.chars_after += len(content)
+        handle = reply.get("handle")
+        blob_id = handle.get("id") if isinstance(handle, dict) and isinstance(handle.get("id"), str) else None
+        return content, blob_id
 
     def _fail_open(self, err: BaseException) -> None:
         self.failed_open += 1

@@ -43,6 +43,11 @@ class Settings:
     rtk_timeout_s: float = DEFAULT_RTK_TIMEOUT_S
     sweep_interval_s: float = DEFAULT_SWEEP_INTERVAL_S
     skip_tools: FrozenSet[str] = frozenset()
+    #: Spill ``terminal`` output in ``transform_terminal_output``, before Hermes' own cut.
+    terminal_hook: bool = True
+    #: Store URL for the sidecar (``SPILLWAY_STORE``, e.g. ``redis://host:6379/0``); ``None``:
+    #: the fs store in ``store_dir``.
+    store: Optional[str] = None
 
 
 def hermes_home(env: Mapping[str, str]) -> Path:
@@ -87,7 +92,21 @@ def load_settings(get_config: Callable[[str, Any], Any], env: Mapping[str, str])
         rtk_timeout_s=_number(get_config("rtk_timeout_s", None), DEFAULT_RTK_TIMEOUT_S, 0.1, 10, "rtk_timeout_s"),
         sweep_interval_s=_number(get_config("sweep_interval_s", None), DEFAULT_SWEEP_INTERVAL_S, 0, 86_400, "sweep_interval_s"),
         skip_tools=frozenset(t for t in skip if isinstance(t, str)) if isinstance(skip, (list, tuple)) else frozenset(),
+        terminal_hook=get_config("terminal_hook", True) is not False,
+        store=_store(get_config("store", None)),
     )
+
+
+def _store(value: Any) -> Optional[str]:
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def sidecar_env(settings: Settings, env: Mapping[str, str]) -> Optional[dict]:
+    """The sidecar's environment: ``None`` (inherit Hermes' own, ``SPILLWAY_STORE`` included)
+    unless the ``store`` setting names a store and the environment does not already."""
+    if settings.store is None or env.get("SPILLWAY_STORE"):
+        return None
+    return {**env, "SPILLWAY_STORE": settings.store}
 
 
 def sidecar_argv(settings: Settings, env: Mapping[str, str]) -> Optional[List[str]]:

@@ -1,11 +1,18 @@
 """A stand-in for Hermes' ``PluginContext`` (hermes_cli/plugins.py) and the host side that calls
-plugins (model_tools.handle_function_call, PluginManager.invoke_hook), with the same method
-names and signatures, so the plugin is tested the way Hermes drives it."""
+plugins (model_tools.handle_function_call, PluginManager.invoke_hook, tools/terminal_tool.py),
+with the same method names, signatures and order, so the plugin is tested the way Hermes
+drives it. Read from NousResearch/hermes-agent: hermes_cli/plugins.py @ 00067189,
+hermes_cli/plugins_dispatch.py @ 006a5aeb, model_tools.py @ 00511331,
+tools/terminal_tool.py @ 01224e79, tools/environments/base_output.py @ 0294b433,
+tools/tool_output_limits.py @ 17206cf2 (the store held each file at its own commit)."""
 
 from __future__ import annotations
 
+import contextvars
+import json
 import logging
-from typing import Any, Callable, Dict, List
+import threading
+from typing import Any, Callable, Dict, List, Optional
 
 # The hooks this plugin uses, as listed in hermes_cli.plugins.VALID_HOOKS.
 VALID_HOOKS = {
@@ -15,6 +22,47 @@ VALID_HOOKS = {
 }
 
 log = logging.getLogger("stand-in-hermes")
+
+# plugins_dispatch._HOOK_TIMEOUT_BOUNDED_HOOKS (+ the fail-closed pre_tool_call): these run on a
+# worker thread of their own under plugins.hook_callback_timeout (30 s by default).
+BOUNDED_HOOKS = {
+    "post_tool_call", "transform_terminal_output", "transform_tool_result", "transform_llm_output",
+    "pre_llm_call", "post_llm_call", "on_session_start", "on_session_end", "pre_tool_call",
+}
+HOOK_CALLBACK_TIMEOUT_S = 30.0
+#: tools/tool_output_limits.DEFAULT_MAX_BYTES: ``tool_output.max_bytes`` when config.yaml has none.
+DEFAULT_MAX_BYTES = 50_000
+
+
+def head_tail_cut(output: str, max_chars: int) -> str:
+    """terminal_tool's final cut (``tools/terminal_tool.py``, ``terminal_tool``, after the
+    ``transform_terminal_output`` hook): 40% head + notice + 60% tail when over ``max_chars``."""
+    if len(output) <= max_chars:
+        return output
+    head_chars = int(max_chars * 0.4)
+    tail_chars = max_chars - head_chars
+    omitted = len(output) - head_chars - tail_chars
+    notice = f"\n\n... [OUTPUT TRUNCATED - {omitted} chars omitted out of {len(output)} total] ...\n\n"
+    return output[:head_chars] + notice + output[-tail_chars:]
+
+
+def bounded_capture(output: str, max_chars: int) -> str:
+    """What newer Hermes' ``_BoundedOutputCollector.render`` (tools/environments/base_output.py,
+    ``bounded_capture=True`` on the foreground terminal path) hands terminal_tool: a 40/60
+    head/tail window of ``tool_output.max_bytes`` chars, notice included."""
+    if len(output) <= max_chars:
+        return output
+    notice = ""
+    for _ in range(4):
+        omitted = max(0, len(output) - max(0, max_chars - len(notice)))
+        updated = f"\n\n... [OUTPUT TRUNCATED - {omitted:,} chars omitted out of {len(output):,} total] ...\n\n"
+        if updated == notice:
+            break
+        notice = updated
+    budget = max(0, max_chars - len(notice))
+    head_chars = int(budget * 0.4)
+    tail_chars = budget - head_chars
+    return output[:head_chars] + notice + (output[-tail_chars:] if tail_chars else "")
 
 
 class StandInContext:
@@ -60,15 +108,41 @@ class StandInContext:
 
     # -- host side --------------------------------------------------------------------------
     def invoke_hook(self, hook_name: str, **kwargs: Any) -> List[Any]:
-        """Like PluginManager.invoke_hook: every callback, keyword arguments plus the legacy
-        telemetry marker, exceptions logged and skipped."""
+        """Like PluginDispatchMixin.invoke_hook: every callback with the keyword arguments plus
+        ``telemetry_schema_version``; bounded hooks on a worker thread (copied contextvars,
+        skipped after the callback time-out); exceptions logged and skipped; ``None`` results
+        dropped."""
+        kwargs.setdefault("telemetry_schema_version", "hermes.observer.v1")
         results = []
         for cb in self.hooks.get(hook_name, []):
             try:
-                results.append(cb(**kwargs, telemetry_schema_version="hermes.observer.v1"))
+                ret = self._run_bounded(cb, kwargs) if hook_name in BOUNDED_HOOKS else cb(**kwargs)
             except Exception:  # noqa: BLE001
                 log.exception("hook %s failed", hook_name)
+                continue
+            if ret is not None:
+                results.append(ret)
         return results
+
+    @staticmethod
+    def _run_bounded(cb: Callable, kwargs: Dict[str, Any]) -> Any:
+        box: Dict[str, Any] = {}
+        context = contextvars.copy_context()
+
+        def work() -> None:
+            try:
+                box["ret"] = context.run(cb, **kwargs)
+            except BaseException as err:  # noqa: BLE001
+                box["err"] = err
+
+        worker = threading.Thread(target=work, daemon=True)
+        worker.start()
+        worker.join(HOOK_CALLBACK_TIMEOUT_S)
+        if worker.is_alive():
+            return None  # abandoned, as Hermes does (fail-open for transform hooks)
+        if "err" in box:
+            raise box["err"]
+        return box.get("ret")
 
     def tool_result(self, tool_name: str, result: Any, args: dict | None = None, *,
                     session_id: str = "s1", task_id: str = "t1", tool_call_id: str = "tc1") -> Any:
@@ -82,6 +156,38 @@ class StandInContext:
             if isinstance(out, str):
                 return out
         return result
+
+    def run_terminal(self, command: str, full_output: str, returncode: int = 0, *, session_id: str = "s1",
+                     task_id: str = "t1", tool_call_id: str = "tc1", max_bytes: int = DEFAULT_MAX_BYTES,
+                     capture_bounded: bool = False, before_result: Optional[Callable[[], None]] = None) -> Any:
+        """One foreground ``terminal`` call in Hermes' order:
+
+        1. ``pre_tool_call`` (model_tools.handle_function_call / agent.tool_executor) with both ids;
+        2. the terminal tool (tools/terminal_tool.py, ``terminal_tool``): the process output,
+           already a ``max_bytes`` head/tail window when ``capture_bounded`` (newer Hermes,
+           ``env.execute(..., bounded_capture=True)``); then ``transform_terminal_output`` with
+           ``command``, ``output``, ``returncode``, ``task_id`` = the container id
+           (``_resolve_container_task_id``: ``"default"``) and ``env_type``, first string wins;
+           then the ``tool_output.max_bytes`` 40/60 cut; ANSI strip; ``output.strip()``; the
+           ``{"output", "exit_code", "error"}`` JSON;
+        3. ``transform_tool_result`` on that JSON (first string wins).
+        ``before_result`` runs between 2 and 3 (to interleave concurrent calls)."""
+        args = {"command": command}
+        self.invoke_hook("pre_tool_call", tool_name="terminal", args=dict(args), task_id=task_id,
+                         session_id=session_id, tool_call_id=tool_call_id, turn_id="turn1",
+                         api_request_id="req1", middleware_trace=[])
+        output = bounded_capture(full_output, max_bytes) if capture_bounded else full_output
+        for out in self.invoke_hook("transform_terminal_output", command=command, output=output,
+                                    returncode=returncode, task_id="default", env_type="local"):
+            if isinstance(out, str):
+                output = out
+                break
+        output = head_tail_cut(output, max_bytes).strip()
+        result = json.dumps({"output": output, "exit_code": returncode, "error": None}, ensure_ascii=False)
+        if before_result is not None:
+            before_result()
+        return self.tool_result("terminal", result, args, session_id=session_id, task_id=task_id,
+                                tool_call_id=tool_call_id)
 
     def dispatch_tool(self, name: str, args: dict, *, session_id: str = "s1", task_id: str = "t1") -> str:
         """Like the agent loop running one tool: ``pre_tool_call`` (both ids, ``modify``

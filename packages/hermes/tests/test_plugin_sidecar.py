@@ -85,8 +85,9 @@ def test_fetch_result_greps_the_full_result(loaded):
 def test_small_result_returns_none_and_starts_no_sidecar(loaded):
     ctx, plugin = loaded
     small = json.dumps({"output": "ok\n", "exit_code": 0, "error": None})
+    # invoke_hook keeps only non-None results, as Hermes' does: the plugin returned None
     assert ctx.invoke_hook("transform_tool_result", tool_name="terminal", args={}, result=small,
-                           task_id="t1", session_id="s1", tool_call_id="c1") == [None]
+                           task_id="t1", session_id="s1", tool_call_id="c1") == []
     assert ctx.tool_result("terminal", small) == small
     assert plugin.client.pid is None
 
@@ -329,3 +330,22 @@ def test_blobs_stay_readable_after_the_sidecar_restarts(hermes_env):
         assert "test_roundtrip_persist" in text
     finally:
         second.unload()
+
+
+def test_store_setting_reaches_the_sidecar_as_spillway_store(hermes_env, tmp_path, monkeypatch):
+    """The ``store`` setting becomes ``SPILLWAY_STORE`` for the sidecar, which the CLI prefers to
+    ``--dir`` (a folder here; ``redis://...`` works the same way)."""
+    monkeypatch.delenv("SPILLWAY_STORE", raising=False)
+    shared = tmp_path / "shared-store"
+    ctx = StandInContext({"timeout_s": 60, "store": str(shared)})
+    plugin = spillway.register(ctx)
+    try:
+        plugin.client.request("ping", timeout_s=30)
+        result = terminal_result(marker="_shared")
+        assert blob_id(result) in ctx.tool_result("terminal", result)
+        stored = [p for p in shared.rglob("*") if p.is_file()]
+        assert stored, "nothing was written to the SPILLWAY_STORE folder"
+        default = hermes_env / "spillway"
+        assert not default.exists() or not [p for p in default.rglob("*") if p.is_file()]
+    finally:
+        ctx.unload()

@@ -107,3 +107,54 @@ def test_register_passes_both_time_outs_to_the_client(tmp_path, monkeypatch):
     assert (p.client.timeout_s, p.client.start_timeout_s) == (3, 42)
     assert p.client.pid is None  # nothing started at registration
     ctx.unload()
+
+
+def test_terminal_calls_claim_only_an_unambiguous_pending_call():
+    from spillway.terminal import TerminalCalls
+
+    calls = TerminalCalls(limit=3)
+    calls.remember("c1", "s1", "make")
+    calls.remember("c2", "s1", "make")
+    claimed = calls.claim("make")
+    assert claimed is not None and claimed.tool_call_id == "c1"  # the oldest of one session
+    calls.mark_spilled(claimed, "0123456789ab")
+    assert calls.claim("make").tool_call_id == "c2"  # a spilled call is not claimed twice
+    calls.remember("c3", "s2", "make")
+    assert calls.claim("make") is None  # two sessions run "make": whose output is it?
+    assert calls.claim("ls") is None and calls.claim(None) is None
+    assert calls.holds_excerpt("... id 0123456789ab, 5 chars ...", "c1")
+    assert calls.finish("c1") == "0123456789ab" and calls.finish("c1") is None
+    for i in range(5):
+        calls.remember(f"x{i}", "s", f"cmd{i}")
+    assert len(calls) == 3  # bounded, oldest dropped
+    calls.remember("", "s", "cmd")
+    calls.remember("c9", None, "cmd")
+    assert len(calls) == 3
+
+
+def test_terminal_calls_expire():
+    from spillway.terminal import TerminalCalls
+
+    calls = TerminalCalls(ttl_s=0)
+    calls.remember("c1", "s1", "make")
+    import time as _t
+    _t.sleep(0.01)
+    assert calls.claim("make") is None and len(calls) == 0
+
+
+def test_terminal_hook_uses_the_claimed_session_and_call_and_fails_open():
+    p = plugin({"changed": True, "content": "EXCERPT", "handle": {"id": "0123456789ab"}})
+    p.pre_tool_call(tool_name="terminal", args={"command": "make"}, task_id="t1", session_id="s1", tool_call_id="c1")
+    assert p.transform_terminal_output(command="make", output="y" * 5000, returncode=2, task_id="default",
+                                       env_type="local", telemetry_schema_version="hermes.observer.v1") == "EXCERPT"
+    op, fields = p.client.calls[-1]
+    assert op == "handle" and fields["sessionId"] == "s1" and fields["toolCallId"] == "c1" and fields["tool"] == "terminal"
+    # downstream, the same output (now inside Hermes' JSON) is not sent again
+    wrapped = '{"output": "EXCERPT ... id 0123456789ab, 5000 chars", "exit_code": 2, "error": null}' + " " * 3000
+    assert p.transform_tool_result(tool_name="terminal", result=wrapped, session_id="s1", tool_call_id="c1") is None
+    assert len(p.client.calls) == 1
+    # no pending call for this command: no session to store under, so keep the output
+    assert p.transform_terminal_output(command="other", output="y" * 5000, task_id="default") is None
+    failing = plugin(SidecarError("boom"))
+    failing.pre_tool_call(tool_name="terminal", args={"command": "make"}, session_id="s1", tool_call_id="c1")
+    assert failing.transform_terminal_output(command="make", output="y" * 5000) is None and failing.failed_open == 1

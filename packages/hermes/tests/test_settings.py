@@ -37,3 +37,14 @@ def test_sidecar_command_precedence(tmp_path):
     exe.write_text("#!/bin/sh\n")
     exe.chmod(0o755)
     assert sidecar_argv(bare, {"PATH": str(tmp_path)})[:2] == [str(exe), "sidecar"]
+
+
+def test_store_setting_reaches_the_sidecar_environment_unless_the_environment_has_one():
+    from spillway.settings import sidecar_env
+
+    s = load_settings(reader({"store": "redis://127.0.0.1:6380/2"}), {})
+    assert s.store == "redis://127.0.0.1:6380/2" and s.terminal_hook is True
+    assert sidecar_env(s, {"PATH": "/bin"}) == {"PATH": "/bin", "SPILLWAY_STORE": "redis://127.0.0.1:6380/2"}
+    assert sidecar_env(s, {"SPILLWAY_STORE": "redis://other:6379/0"}) is None  # inherited as is
+    assert sidecar_env(load_settings(reader({}), {}), {"PATH": "/bin"}) is None
+    assert load_settings(reader({"terminal_hook": False}), {}).terminal_hook is False

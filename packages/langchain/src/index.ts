@@ -1,4 +1,4 @@
-export { spillwayMiddleware, DEFAULT_SELECT_OPTIONS, type SpillwayMiddlewareOptions, type SelectOptions } from './spill-middleware.js'
+export { spillwayMiddleware, DEFAULT_SELECT_OPTIONS, type SpillwayMiddlewareOptions, type SelectOptions, type SpillArtifact } from './spill-middleware.js'
 export { disclosureMiddleware, type DisclosureMiddlewareOptions } from './disclosure-middleware.js'
 export { fetchResultTool, NO_SESSION_ANSWER } from './fetch-tool.js'
 export { embedderFromEmbeddings } from './embedder.js'

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { AIMessage, HumanMessage, ToolMessage, createAgent, fakeModel, tool } from 'langchain'
 import { z } from 'zod'
 import { createSpillway, createToolIndex, memoryStore, selectTools } from '@spillway/core'
-import { DEFAULT_SESSION_WARNING, NO_SESSION_ANSWER, spillwayMiddleware, toolDescriptors } from './index.js'
+import { DEFAULT_SESSION_WARNING, NO_SESSION_ANSWER, spillwayMiddleware, toolDescriptors, type SpillArtifact } from './index.js'
 import { NEEDLE, NEEDLE_LINE, buildLog, recordOfferedTools } from './test.helpers.js'
 
 const MAX_CHARS = 4000
@@ -17,7 +17,7 @@ function setup() {
 const toolMessages = (messages: unknown[]) => messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m))
 
 describe('spillwayMiddleware in a createAgent loop', () => {
-  it('puts an excerpt with the handle in state, keeps the raw result in artifact, and fetch_result grep finds the buried line', async () => {
+  it('puts an excerpt with the handle in state, only the handle and sizes in artifact, and fetch_result grep finds the buried line', async () => {
     const { spillway, log, run_build } = setup()
     // The expected excerpt comes from a separate instance, so nothing is pre-stored in the
     // loop's spillway: only the middleware's own wrapping can make the fetch below succeed.
@@ -44,7 +44,8 @@ describe('spillwayMiddleware in a createAgent loop', () => {
     expect(excerpt).toBe(expected.content)
     expect(excerpt).toContain(id)
     expect(excerpt).not.toContain(NEEDLE)
-    expect(buildResult!.artifact).toBe(log)
+    expect(buildResult!.artifact).toEqual({ spillway: { id, original: expected.outcome.original, kept: expected.outcome.kept } })
+    expect((buildResult!.artifact as SpillArtifact).spillway.original.chars).toBe(log.length)
     expect(buildResult!.tool_call_id).toBe('t1')
 
     // What the model received on its second call is the excerpt, not the raw log.
@@ -79,7 +80,7 @@ describe('spillwayMiddleware in a createAgent loop', () => {
     const [result] = toolMessages(last!.messages)
     expect((result!.content as string).length).toBeLessThanOrEqual(MAX_CHARS)
     expect(result!.content).toMatch(/fetch_result/)
-    expect(result!.artifact).toBe(log)
+    expect(JSON.stringify(result!.artifact)).not.toContain(log.slice(0, 200)) // sizes, not the log
     expect((await spillway.stats({ sessionId: 'stream-1' })).blobs).toBe(1)
     // The model's second call read the excerpt.
     expect(toolMessages(model.calls[1]!.messages)[0]!.content).toBe(result!.content)
@@ -165,7 +166,7 @@ describe('spillwayMiddleware in a createAgent loop', () => {
     const excerpt = built!.content as string
     expect(excerpt.length).toBeLessThanOrEqual(MAX_CHARS)
     expect(excerpt).not.toContain(id) // no handle: nothing was stored
-    expect(built!.artifact).toBe(log)
+    expect(built!.artifact).toBe(log) // not stored anywhere: the raw text stays, the only copy
     expect(fetched!.content).toBe(NO_SESSION_ANSWER)
     expect((await spillway.stats()).blobs).toBe(0)
     // With a thread id it spills as usual.

@@ -1,6 +1,6 @@
 import { createMiddleware } from 'langchain'
 import { ToolMessage } from '@langchain/core/messages'
-import type { SearchMode, Spillway, ToolIndex } from '@spillway/core'
+import type { HandleResult, SearchMode, Size, Spillway, ToolIndex } from '@spillway/core'
 import { selectTools } from '@spillway/core'
 import { fetchResultTool } from './fetch-tool.js'
 import { toolName } from './descriptors.js'
@@ -36,6 +36,27 @@ export interface SpillwayMiddlewareOptions {
   select?: SelectOptions
   /** Tools whose results pass untouched. Core profiles already exempt memory/todo-like tools. @default [] */
   exempt?: readonly string[]
+  /**
+   * Keep the raw result in the trimmed ToolMessage's `artifact` (the pre-1.0 behaviour). The
+   * message is part of the graph state, so any checkpointer then writes the whole result to its
+   * database on every step. By default `artifact` holds only a {@link SpillArtifact} (handle id
+   * and sizes); the full result is in the spillway store. A result that was trimmed but not
+   * stored (no session, see `requireSession`) keeps its raw text there, the only copy. A tool's
+   * own artifact (`responseFormat: 'content_and_artifact'`) is always kept. @default false
+   */
+  keepRawArtifact?: boolean
+}
+
+/** What a trimmed ToolMessage's `artifact` holds by default: the handle and the sizes, not the result. */
+export interface SpillArtifact {
+  spillway: {
+    /** Blob id for `fetch_result`. */
+    id: string
+    /** Size of the full result. */
+    original: Size
+    /** Size of the excerpt in `content`. */
+    kept: Size
+  }
 }
 
 /** Defaults of {@link SelectOptions}. */
@@ -46,8 +67,9 @@ export const DEFAULT_SELECT_OPTIONS = Object.freeze({
 
 /**
  * LangChain agent middleware: every tool result is trimmed, and spilled with a handle when it
- * does not fit (the ToolMessage content becomes the excerpt; the raw result moves to `artifact`
- * unless the tool set one); the `fetch_result` tool is added; with `select`, each model call is
+ * does not fit (the ToolMessage content becomes the excerpt; `artifact` gets the handle id and
+ * sizes, or the raw result with `keepRawArtifact`, unless the tool set one); the `fetch_result`
+ * tool is added; with `select`, each model call is
  * offered only the selected tools (sticky: tools already called stay offered; stable order).
  *
  * @example
@@ -58,7 +80,7 @@ export const DEFAULT_SELECT_OPTIONS = Object.freeze({
  * ```
  */
 export function spillwayMiddleware(options: SpillwayMiddlewareOptions) {
-  const { spillway, sessionId, requireSession, select, exempt = [] } = options
+  const { spillway, sessionId, requireSession, select, exempt = [], keepRawArtifact = false } = options
   // One resolver for both paths, so the 'default' notice is given once per middleware.
   const sessionOf = sessionResolver({ ...(sessionId === undefined ? {} : { sessionId }), ...(requireSession === undefined ? {} : { requireSession }) })
   return createMiddleware({
@@ -85,7 +107,9 @@ export function spillwayMiddleware(options: SpillwayMiddlewareOptions) {
         return new ToolMessage({
           content: handled.content,
           tool_call_id: message.tool_call_id,
-          artifact: message.artifact !== undefined ? message.artifact : raw,
+          // Only the handle and sizes by default: the checkpointer persists the message. Unstored
+          // (no session) results keep the raw text, the only copy there is.
+          artifact: message.artifact !== undefined ? message.artifact : keepRawArtifact || !handled.handle ? raw : spillArtifact({ ...handled, handle: handled.handle }),
           ...(message.name === undefined ? {} : { name: message.name }),
           ...(message.status === undefined ? {} : { status: message.status }),
           ...(message.id === undefined ? {} : { id: message.id }),
@@ -121,4 +145,10 @@ export function spillwayMiddleware(options: SpillwayMiddlewareOptions) {
           },
         }),
   })
+}
+
+/** The default `artifact` of a trimmed message: handle id and sizes (see {@link SpillArtifact}). */
+function spillArtifact(handled: HandleResult & { handle: { id: string } }): SpillArtifact {
+  const { original, kept } = handled.outcome
+  return { spillway: { id: handled.handle.id, original, kept } }
 }

@@ -1,1 +1,11 @@
-export {}
+export { createMcpProxy, proxyCapabilities, PROXY_INFO, type McpProxy } from './proxy.js'
+export { createSpillwayPool, type SpillwayPool, type SpillwayPoolOptions } from './pool.js'
+export { serveHttp, serveStdio, type HttpServeOptions, type ProxyFactory, type Served } from './serve.js'
+export { parseMcpServersConfig } from './config.js'
+export { rewriteToolResult, resourceLink, mimeTypeOf } from './result.js'
+export { mergeNamed, NAMESPACE_SEPARATOR, type Routed } from './names.js'
+export { HOST_REQUESTS, UPSTREAM_NOTIFICATIONS, UPSTREAM_REQUESTS, HOST_NOTIFICATIONS, forwardableClientCapabilities } from './forward.js'
+export { SPILLWAY_TEMPLATE, MAX_LIST_PAGES } from './router.js'
+export { DEFAULT_MAX_MESSAGE_BYTES, lineGuard } from './line-guard.js'
+export { DEFAULT_MCP_PROXY, MAX_RESULT_META_KEY, SPILLWAY_URI_PREFIX, type HttpUpstream, type McpProxyOptions, type StdioUpstream, type TransportUpstream, type UpstreamSpec } from './types.js'
+export type { Upstream } from './upstream.js'

@@ -1,1 +1,3 @@
-export {}
+export { redisStore, DEFAULT_REDIS_STORE_OPTIONS, type RedisStoreOptions } from './store.js'
+export type { RedisClient, RedisCluster } from './client.js'
+export { keyLayout, type KeyLayout } from './keys.js'

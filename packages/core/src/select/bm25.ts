@@ -40,30 +40,35 @@ export function buildBm25(documents: readonly WeightedTerms[], params: Readonly<
   const n = documents.length
   const { k1, b } = params
   const lengths = new Float64Array(n)
-  const tfs = new Map<string, Map<number, number>>()
-  documents.forEach((doc, d) => {
-    for (const [term, w] of doc) {
+  // Documents arrive in order, so a term's postings grow at the end: two flat arrays per term
+  // (doc ids ascending, weighted tf) instead of a Map per term (the cold build's main cost).
+  const tfs = new Map<string, { docs: number[]; tf: number[] }>()
+  for (let d = 0; d < n; d++) {
+    for (const [term, w] of documents[d]!) {
       lengths[d] = lengths[d]! + w
-      let byDoc = tfs.get(term)
-      if (byDoc === undefined) tfs.set(term, (byDoc = new Map()))
-      byDoc.set(d, (byDoc.get(d) ?? 0) + w)
+      let p = tfs.get(term)
+      if (p === undefined) tfs.set(term, (p = { docs: [], tf: [] }))
+      const last = p.docs.length - 1
+      if (last >= 0 && p.docs[last] === d) p.tf[last] = p.tf[last]! + w
+      else {
+        p.docs.push(d)
+        p.tf.push(w)
+      }
     }
-  })
+  }
   let total = 0
   for (const l of lengths) total += l
   const avgdl = n > 0 && total > 0 ? total / n : 1
   const postings = new Map<string, Posting>()
-  for (const [term, byDoc] of tfs) {
-    const docs = new Int32Array(byDoc.size)
-    const parts = new Float64Array(byDoc.size)
-    let i = 0
-    for (const [d, tf] of byDoc) {
-      const norm = 1 - b + (b * lengths[d]!) / avgdl
-      docs[i] = d
+  for (const [term, p] of tfs) {
+    const docs = Int32Array.from(p.docs)
+    const parts = new Float64Array(docs.length)
+    for (let i = 0; i < docs.length; i++) {
+      const tf = p.tf[i]!
+      const norm = 1 - b + (b * lengths[docs[i]!]!) / avgdl
       parts[i] = (tf * (k1 + 1)) / (tf + k1 * norm)
-      i++
     }
-    postings.set(term, { docs, parts, idf: idf(n, byDoc.size) })
+    postings.set(term, { docs, parts, idf: idf(n, docs.length) })
   }
   // Reused across queries: scoring is synchronous, so no two queries share them at once.
   const acc = new Float64Array(n)

@@ -28,18 +28,22 @@ export function parameterText(schema: unknown): string {
   return out.join('\n')
 }
 
-/** The weighted BM25 terms of one tool. */
+/**
+ * The weighted BM25 terms of one tool: each distinct term once, with the summed weight of its
+ * occurrences (what BM25F counts as its term frequency), in order of first occurrence.
+ */
 export function toolTerms(tool: ToolDescriptor, weights: Readonly<FieldWeights>, extra?: string): WeightedTerms {
-  const terms: Array<readonly [string, number]> = []
-  const add = (text: string, w: number): void => {
-    if (w <= 0 || text === '') return
-    for (const t of tokenize(text)) terms.push([t, w])
-  }
-  add(tool.name, weights.name)
-  add(tool.description ?? '', weights.description)
-  add(parameterText(tool.parameters), weights.parameters)
-  if (extra !== undefined) add(extra, weights.extra)
-  return terms
+  const sums = new Map<string, number>()
+  addTerms(sums, tool.name, weights.name)
+  addTerms(sums, tool.description ?? '', weights.description)
+  addTerms(sums, parameterText(tool.parameters), weights.parameters)
+  if (extra !== undefined) addTerms(sums, extra, weights.extra)
+  return [...sums]
+}
+
+function addTerms(sums: Map<string, number>, text: string, w: number): void {
+  if (w <= 0 || text === '') return
+  for (const t of tokenize(text)) sums.set(t, (sums.get(t) ?? 0) + w)
 }
 
 /** Text embedded for a tool: its name as words, its description and its parameter names. */

@@ -23,6 +23,20 @@ describe('selectTools', () => {
     expect(got.slice(1)).toEqual(['github_create_issue', 'github_list_issues']) // declaration order, not score order
   })
 
+  it('property: orders by declaration position exactly as walking every name would (indexes without indexOf)', async () => {
+    const index = await createToolIndex(TOOLS)
+    const { indexOf: _drop, ...walking } = index
+    const queries = fc.constantFrom('create a github issue', 'weather', 'send slack message', 'read a file', 'calendar event', '')
+    const names = fc.subarray(TOOLS.map((t) => t.name))
+    await fc.assert(
+      fc.asyncProperty(queries, fc.integer({ min: 0, max: 7 }), names, names, names, async (query, k, pinned, sticky, previous) => {
+        const opts = { query, k, pinned, sticky, previous }
+        expect(await selectTools({ index, ...opts })).toEqual(await selectTools({ index: walking as ToolIndex, ...opts }))
+      }),
+      { numRuns: 200 },
+    )
+  })
+
   it('keeps sticky tools whatever the query', async () => {
     const index = await createToolIndex(TOOLS)
     const got = await selectTools({ index, query: 'weather in Paris', k: 1, pinned: ['terminal'], sticky: ['slack_send_message'] })

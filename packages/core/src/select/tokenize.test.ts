@@ -1,5 +1,6 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { splitWords, tokenize } from './tokenize.js'
+import { splitAscii, splitUnicode, splitWords, tokenize } from './tokenize.js'
 
 describe('splitWords', () => {
   it('splits identifiers on _ - . : and camelCase', () => {
@@ -8,6 +9,13 @@ describe('splitWords', () => {
     expect(splitWords('browserNavigate')).toEqual(['browser', 'navigate'])
     expect(splitWords('v2api3x')).toEqual(['v', '2', 'api', '3', 'x'])
     expect(splitWords('aBcD')).toEqual(['a', 'bc', 'd'])
+  })
+  it('the ASCII fast path splits exactly as the Unicode rules do', () => {
+    const ascii = fc.string({ unit: fc.constantFrom(...'aZbYz09_- .:AB\tcD1x'.split('')), maxLength: 40 })
+    fc.assert(fc.property(fc.oneof(ascii, fc.string({ maxLength: 40 })), (s) => {
+      if (/^[\x00-\x7f]*$/.test(s)) expect(splitAscii(s)).toEqual(splitUnicode(s))
+      expect(splitWords(s)).toEqual(splitUnicode(s))
+    }), { numRuns: 2000 })
   })
   it('keeps non-ASCII letters', () => {
     expect(splitWords('Prévision météo')).toEqual(['prévision', 'météo'])

@@ -22,6 +22,52 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
  * letter/digit boundaries (`v2api` -> v, 2, api).
  */
 export function splitWords(text: string): string[] {
+  // ASCII text (tool catalogs nearly always are) takes a char loop with the same rules: the
+  // Unicode regex below costs most of a cold index build.
+  // Pieces between ASCII separators that hold a non-ASCII char go through the Unicode rules.
+  const out: string[] = []
+  let from = 0
+  let wide = false
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 32
+    if (c > 127) wide = true
+    else if (charClass(c) === 0) {
+      if (i > from) for (const w of wide ? splitUnicode(text.slice(from, i)) : splitAscii(text.slice(from, i))) out.push(w)
+      from = i + 1
+      wide = false
+    }
+  }
+  return out
+}
+
+/** 0 not a word char, 1 lower, 2 upper, 3 digit (ASCII). */
+const charClass = (c: number): number => (c >= 97 && c <= 122 ? 1 : c >= 65 && c <= 90 ? 2 : c >= 48 && c <= 57 ? 3 : 0)
+
+/** {@link splitWords} for ASCII text, without regexes. */
+export function splitAscii(text: string): string[] {
+  const out: string[] = []
+  let start = -1
+  let p = 0
+  for (let i = 0; i <= text.length; i++) {
+    const t = i < text.length ? charClass(text.charCodeAt(i)) : 0
+    if (t === 0) {
+      if (start >= 0) out.push(text.slice(start, i).toLowerCase())
+      start = -1
+    } else if (start < 0) start = i
+    else {
+      const boundary = (p === 1 && t === 2) || (p === 2 && t === 2 && charClass(text.charCodeAt(i + 1)) === 1) || (p !== 3 && t === 3) || (p === 3 && t !== 3)
+      if (boundary) {
+        out.push(text.slice(start, i).toLowerCase())
+        start = i
+      }
+    }
+    p = t
+  }
+  return out
+}
+
+/** {@link splitWords} for any text (Unicode letters and digits). */
+export function splitUnicode(text: string): string[] {
   const out: string[] = []
   for (const run of text.match(/[\p{L}\p{N}]+/gu) ?? []) {
     const parts = run

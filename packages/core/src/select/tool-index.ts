@@ -49,10 +49,11 @@ export async function createToolIndex(tools: readonly ToolDescriptor[], options:
     }
   }
   const bm25 = buildBm25(list.map((t, i) => toolTerms(t, weights, extraOf(tools[i]!))), params)
-  const checksums = list.map(toolChecksum)
-  const checksum = toolSetChecksum(list)
-
+  // Checksums hash every schema (the costliest part of a keyword-only build): computed only
+  // when an embedder needs them, and the set's checksum on first read.
   const embedder = options.embedder
+  const checksums = embedder === undefined ? [] : list.map(toolChecksum)
+  let checksum: string | undefined
   const vec = embedder === undefined ? undefined : await embedTools(list.map(embeddingText), checksums, embedder, embedderId, options.vectors)
   const queryCache = new Map<string, Float32Array>()
 
@@ -99,12 +100,15 @@ export async function createToolIndex(tools: readonly ToolDescriptor[], options:
 
   return {
     size: list.length,
-    checksum,
+    get checksum() {
+      return (checksum ??= toolSetChecksum(list))
+    },
     names: Object.freeze([...names]),
     search,
     searchKeyword,
     exportVectors: () => (vec === undefined ? undefined : exportToolVectors(checksums, vec.vectors, vec.dims, embedderId)),
     has: (name) => position.has(name),
+    indexOf: (name) => position.get(name) ?? -1,
     get: (name) => {
       const i = position.get(name)
       return i === undefined ? undefined : list[i]

@@ -100,7 +100,7 @@ export interface ToolHit {
 export interface ToolIndex {
   /** Number of tools. */
   readonly size: number
-  /** Checksum of the whole tool set (names, descriptions, schemas, in order). */
+  /** Checksum of the whole tool set (names, descriptions, schemas, in order); computed on first read. */
   readonly checksum: string
   /** Tool names in declaration order. */
   readonly names: readonly string[]
@@ -114,4 +114,10 @@ export interface ToolIndex {
   has(name: string): boolean
   /** The descriptor the index was built from. */
   get(name: string): ToolDescriptor | undefined
+  /**
+   * 0-based declaration position of a tool, or -1 when the index does not have it. Optional for
+   * indexes made by hand; {@link createToolIndex} always has it (selectTools then sorts the few
+   * chosen names instead of walking every name).
+   */
+  indexOf?(name: string): number
 }

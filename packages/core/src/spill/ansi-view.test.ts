@@ -92,8 +92,16 @@ describe('char positions in the excerpt are the ones fetch_result reads', () => 
     await resumesAt(raw, 'ANSI codes')
   })
 
-  it('on a carriage-return progress line (frames collapsed for reading as in the excerpt)', async () => {
+  it('on a carriage-return progress line, every frame stays readable (frames are collapsed in the excerpt only)', async () => {
     const raw = `${Array.from({ length: 3000 }, (_, i) => `Downloading ${i}/3000`).join('\r')}\r${Array.from({ length: 800 }, (_, i) => `word${i}`).join(' ')}`
-    await resumesAt(raw, 'progress-bar frames')
+    const s = createSpillway({ store: memoryStore(), maxChars: 4_000 })
+    const h = await s.handle({ tool: 'terminal', result: raw, ...S })
+    const id = h.handle!.id
+    expect(h.content).not.toContain('Downloading 1500/3000') // the excerpt shows the last frame
+    const first = await s.fetch({ id, mode: 'range', offset: 0, count: 40 }, S)
+    expect(first.text.split('\n')[1]).toBe('Downloading 0/3000\rDownloading 1/3000\rDo')
+    const g = await s.fetch({ id, mode: 'grep', pattern: 'Downloading 1500/3000', literal: true }, S)
+    expect(g.text).toMatch(/1 matching lines of 1;/)
+    expect(g.text).toContain('Downloading 1500/3000')
   })
 })

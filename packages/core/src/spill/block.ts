@@ -95,3 +95,11 @@ export function handleBlock(f: BlockFacts): string {
 export function compactBlock(id: string): string {
   return `[excerpt; full output: ${fetchCall({ id, mode: 'stat' })}]`
 }
+
+/**
+ * The bare id line, for budgets too small even for {@link compactBlock}: a complete call (its mode
+ * defaults to `stat`), never an id cut short.
+ */
+export function bareBlock(id: string): string {
+  return fetchCall({ id })
+}

@@ -1,8 +1,8 @@
 import type { SessionEntry } from '../store/types.js'
-import type { LoadedBlob } from './blob.js'
 import { fetchCall } from './block.js'
 import { grepBlob } from './grep.js'
 import { DEFAULT_RANGE_LINES, rangeChars, rangeLines, statBlob, type ReadCalls } from './read.js'
+import type { BlobReader } from './reader.js'
 import { screenPattern } from './regex.js'
 import type { FetchRequest, FetchResponse } from './types.js'
 
@@ -18,8 +18,8 @@ export interface FetchLimits {
 /** Most lines one `range` may ask for; the answer cap usually stops it earlier. */
 export const MAX_RANGE_LINES = 2_000
 
-/** Runs one mode on a loaded, verified blob the session may read. */
-export function runMode(blob: LoadedBlob, entry: SessionEntry, req: FetchRequest, lim: FetchLimits): FetchResponse {
+/** Runs one mode on an opened blob the session may read; reads (and verifies) only the chunks the mode needs. */
+export async function runMode(blob: BlobReader, entry: SessionEntry, req: FetchRequest, lim: FetchLimits): Promise<FetchResponse> {
   const id = blob.id
   const calls: ReadCalls = {
     range: (start, count) => fetchCall({ id, mode: 'range', start, count }),
@@ -61,19 +61,19 @@ export function runMode(blob: LoadedBlob, entry: SessionEntry, req: FetchRequest
       })
     }
     case 'full': {
-      if (blob.text.length > lim.fullMaxChars) {
-        const first = blob.lineCount() > 1 ? calls.range(1, DEFAULT_RANGE_LINES) : calls.offset(0, lim.answerMaxChars - 200)
+      if (blob.chars > lim.fullMaxChars) {
+        const first = blob.lineCount > 1 ? calls.range(1, DEFAULT_RANGE_LINES) : calls.offset(0, lim.answerMaxChars - 200)
         return {
           ok: false,
           text: [
-            `The full result is ${blob.text.length} chars, over the ${lim.fullMaxChars}-char limit of "full". Read a slice instead:`,
+            `The full result is ${blob.chars} chars, over the ${lim.fullMaxChars}-char limit of "full". Read a slice instead:`,
             `- ${fetchCall({ id, mode: 'stat' })}`,
             `- ${first}`,
             `- ${fetchCall({ id, mode: 'grep', pattern: 'error', literal: true, ignoreCase: true, context: 2 })}`,
           ].join('\n'),
         }
       }
-      return { ok: true, text: `[full result ${id}: ${blob.text.length} chars, ${blob.rawLineCount()} lines${blob.cleaned !== '' ? `, raw: ${blob.cleaned} included` : ''}]\n${blob.text}` }
+      return { ok: true, text: `[full result ${id}: ${blob.chars} chars, ${blob.rawLines} lines${blob.cleaned !== '' ? `, raw: ${blob.cleaned} included` : ''}]\n${await blob.rawText()}` }
     }
   }
 }

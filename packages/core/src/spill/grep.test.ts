@@ -2,12 +2,13 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { stripAnsi } from '../filters/ansi/index.js'
 import { countLines } from '../trim/text.js'
-import { loadedBlob } from './blob.js'
+import { readerOf } from './fixture.js'
 import { grepBlob, type GrepParams } from './grep.js'
 import { rangeChars, rangeLines } from './read.js'
 import { screenPattern } from './regex.js'
 
-const blob = (text: string) => loadedBlob('0123456789ab', text, 0, 0)
+// Chunks of 7 chars: every read and search crosses chunk edges.
+const blob = (text: string) => readerOf(text, 7)
 const params = (pattern: string, extra: Partial<GrepParams> = {}): GrepParams => {
   const verdict = screenPattern(pattern, { maxChars: 256, literal: true })
   if (verdict.kind === 'refused') throw new Error('refused')
@@ -29,24 +30,24 @@ const numbered = (out: string): Array<[number, string]> =>
 const textArb = fc.array(fc.oneof(fc.constantFrom('a', 'b', '.', 'ab', 'a.b', '\n', '\r\n', ' ', 'é', '😀'), fc.string({ maxLength: 3 })), { maxLength: 60 }).map((a) => a.join(''))
 
 describe('line index', () => {
-  it('agrees with countLines and a naive split', () => {
-    fc.assert(
-      fc.property(textArb, (text) => {
-        const b = blob(text)
-        expect(b.lineCount()).toBe(countLines(text))
-        expect(Array.from({ length: b.lineCount() }, (_, i) => b.line(i))).toEqual(naiveLines(shown(text)))
+  it('agrees with countLines and a naive split', async () => {
+    await fc.assert(
+      fc.asyncProperty(textArb, async (text) => {
+        const b = await blob(text)
+        expect(b.lineCount).toBe(countLines(text))
+        expect(await Promise.all(Array.from({ length: b.lineCount }, (_, i) => b.line(i)))).toEqual(naiveLines(shown(text)))
       }),
     )
   })
 })
 
 describe('grepBlob (literal) against a naive filter', () => {
-  it('reports exactly the lines that contain the needle, with 1-based numbers', () => {
-    fc.assert(
-      fc.property(textArb, fc.constantFrom('a', 'b', '.', 'a.b', 'ab', '😀', ' '), (text, needle) => {
+  it('reports exactly the lines that contain the needle, with 1-based numbers', async () => {
+    await fc.assert(
+      fc.asyncProperty(textArb, fc.constantFrom('a', 'b', '.', 'a.b', 'ab', '😀', ' '), async (text, needle) => {
         // Lines are shown in full here (short), so the shown text must be the line itself.
         const expected = naiveLines(shown(text)).flatMap((l, i) => (l.includes(needle) ? [[i + 1, l] as [number, string]] : []))
-        const res = grepBlob(blob(text), params(needle))
+        const res = await grepBlob(await blob(text), params(needle))
         expect(res.ok).toBe(true)
         expect(numbered(res.text)).toEqual(expected)
         if (expected.length === 0) expect(res.text).toMatch(/no line matches, all \d+ lines( \(ANSI codes removed\))? searched/)
@@ -54,13 +55,13 @@ describe('grepBlob (literal) against a naive filter', () => {
     )
   })
 
-  it('pages cover every match exactly once', () => {
-    fc.assert(
-      fc.property(textArb, fc.integer({ min: 1, max: 4 }), (text, pageSize) => {
+  it('pages cover every match exactly once', async () => {
+    await fc.assert(
+      fc.asyncProperty(textArb, fc.integer({ min: 1, max: 4 }), async (text, pageSize) => {
         const expected = naiveLines(shown(text)).flatMap((l, i) => (l.includes('a') ? [i + 1] : []))
         const got: number[] = []
         for (let page = 1; page <= Math.max(1, Math.ceil(expected.length / pageSize)); page++) {
-          got.push(...numbered(grepBlob(blob(text), params('a', { page, pageSize })).text).map(([n]) => n))
+          got.push(...numbered((await grepBlob(await blob(text), params('a', { page, pageSize }))).text).map(([n]) => n))
         }
         expect(got).toEqual(expected)
       }),
@@ -71,48 +72,49 @@ describe('grepBlob (literal) against a naive filter', () => {
 describe('grepBlob output', () => {
   const text = Array.from({ length: 300 }, (_, i) => (i % 10 === 3 ? `line ${i + 1} ERROR boom` : `line ${i + 1} ok`)).join('\n')
 
-  it('shows context lines as "N- line" and separates groups with --', () => {
-    const out = grepBlob(blob(text), params('ERROR', { context: 1, pageSize: 2 })).text
+  it('shows context lines as "N- line" and separates groups with --', async () => {
+    const out = (await grepBlob(await readerOf(text), params('ERROR', { context: 1, pageSize: 2 }))).text
     expect(out).toBe(
       ['[grep "ERROR" (plain text): 30 matching lines of 300; page 1 of 15 shows matches 1-2]', '3- line 3 ok', '4: line 4 ERROR boom', '5- line 5 ok', '--', '13- line 13 ok', '14: line 14 ERROR boom', '15- line 15 ok', '[more: page 2]'].join('\n'),
     )
   })
 
-  it('cuts at the answer cap with an explicit marker naming what is missing', () => {
-    const res = grepBlob(blob(text), params('ERROR', { answerMaxChars: 600 }))
+  it('cuts at the answer cap with an explicit marker naming what is missing', async () => {
+    const res = await grepBlob(await blob(text), params('ERROR', { answerMaxChars: 600 }))
     expect(res.text.length).toBeLessThanOrEqual(600)
     expect(res.text).toMatch(/\[cut at the 600-char answer limit: matches \d+-30 of this page are not shown; read them with range \d+ 50 or narrow the pattern\]/)
   })
 
-  it('says when a page is past the end', () => {
-    expect(grepBlob(blob(text), params('ERROR', { page: 9, pageSize: 10 }))).toEqual({ ok: false, text: expect.stringMatching(/page 9 is past the last page, 3/) })
+  it('says when a page is past the end', async () => {
+    expect(await grepBlob(await blob(text), params('ERROR', { page: 9, pageSize: 10 }))).toEqual({ ok: false, text: expect.stringMatching(/page 9 is past the last page, 3/) })
   })
 
-  it('shows a long matching line around its match', () => {
+  it('shows a long matching line around its match', async () => {
     const long = `${'x'.repeat(5000)}NEEDLE${'y'.repeat(5000)}`
-    const out = grepBlob(blob(long), params('NEEDLE')).text
+    const out = (await grepBlob(await blob(long), params('NEEDLE'))).text
     expect(out).toContain('NEEDLE')
     expect(out).toMatch(/\[chars \d+-\d+ of this 10006-char line\]/)
     expect(out.length).toBeLessThan(700)
   })
 
-  it('finds regex matches past the first window of a long line', () => {
+  it('finds regex matches anywhere in a long line (RE2 needs no windows)', async () => {
     const long = `${'x'.repeat(5000)}id=42;${'y'.repeat(5000)}`
     const v = screenPattern('id=\\d+;', { maxChars: 256 })
     if (v.kind !== 'regex') throw new Error('expected a regex')
-    const res = grepBlob(blob(long), { ...params('x'), verdict: v, pattern: 'id=\\d+;' })
+    const res = await grepBlob(await blob(long), { ...params('x'), verdict: v, pattern: 'id=\\d+;' })
     expect(res.text).toMatch(/^\[grep \/id=\\d\+;\/ \(regex\): 1 matching lines of 1/)
     expect(res.text).toContain('id=42;')
-    expect(res.text).toMatch(/1 lines longer than 10000 chars were searched in 10000-char windows overlapping by 200/)
+    expect(res.text).toMatch(/\[chars \d+-\d+ of this 10006-char line\]/) // shown around the match
+    expect(res.text).not.toMatch(/window/)
   })
 })
 
 describe('rangeLines', () => {
-  it('returns exactly lines start..start+count-1 with the echo', () => {
-    fc.assert(
-      fc.property(textArb, fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 20 }), (text, start, count) => {
+  it('returns exactly lines start..start+count-1 with the echo', async () => {
+    await fc.assert(
+      fc.asyncProperty(textArb, fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 20 }), async (text, start, count) => {
         const lines = naiveLines(shown(text))
-        const res = rangeLines(blob(text), start, count, 1_000_000, { range: () => '', offset: () => '' })
+        const res = await rangeLines(await blob(text), start, count, 1_000_000, { range: () => '', offset: () => '' })
         if (lines.length === 0) {
           expect(res.text).toMatch(/empty/)
           return
@@ -134,13 +136,13 @@ describe('rangeChars', () => {
   const isLow = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff
   const astral = fc.array(fc.oneof(fc.constantFrom('😀', '𝄞', 'a', 'é', ' '), fc.string({ unit: 'grapheme', maxLength: 3 })), { minLength: 1, maxLength: 40 }).map((a) => a.join('').replace(/\n/g, ' '))
 
-  it('always advances past the requested offset and never splits a surrogate pair', () => {
-    fc.assert(
-      fc.property(astral, fc.nat(), fc.integer({ min: 1, max: 8 }), (text, rawOffset, count) => {
+  it('always advances past the requested offset and never splits a surrogate pair', async () => {
+    await fc.assert(
+      fc.asyncProperty(astral, fc.nat(), fc.integer({ min: 1, max: 8 }), async (text, rawOffset, count) => {
         fc.pre(text.length > 0)
         const offset = rawOffset % text.length
         let next: number | undefined
-        const res = rangeChars(blob(text), offset, count, 10_000, { range: () => '', offset: (o) => ((next = o), `offset ${o}`) })
+        const res = await rangeChars(await blob(text), offset, count, 10_000, { range: () => '', offset: (o) => ((next = o), `offset ${o}`) })
         expect(res.ok).toBe(true)
         const m = /^\[chars (\d+)-(\d+) of (\d+)\]\n/.exec(res.text)!
         const from = Number(m[1]) - 1
@@ -154,29 +156,29 @@ describe('rangeChars', () => {
     )
   })
 
-  it('returns one whole emoji for count 1 at offset 0 (never an empty slice pointing at itself)', () => {
+  it('returns one whole emoji for count 1 at offset 0 (never an empty slice pointing at itself)', async () => {
     const text = '😀'.repeat(3000)
-    const res = rangeChars(blob(text), 0, 1, 10_000, { range: () => '', offset: (o, c) => `offset ${o} count ${c}` })
+    const res = await rangeChars(await blob(text), 0, 1, 10_000, { range: () => '', offset: (o, c) => `offset ${o} count ${c}` })
     expect(res.text).toBe(`[chars 1-2 of 6000]\n😀\n[5998 chars follow; continue with offset 2 count 1]`)
-    const mid = rangeChars(blob(text), 1, 1, 10_000, { range: () => '', offset: (o, c) => `offset ${o} count ${c}` })
+    const mid = await rangeChars(await blob(text), 1, 1, 10_000, { range: () => '', offset: (o, c) => `offset ${o} count ${c}` })
     expect(mid.text.split('\n')[0]).toBe('[chars 1-2 of 6000]')
   })
 })
 
 describe('grep time bound', () => {
-  it('times out by the injected clock, deterministically, and never says "no matches"', () => {
+  it('times out by the injected clock, deterministically, and never says "no matches"', async () => {
     const many = Array.from({ length: 1_000 }, (_, i) => `row ${i} value ${i * 7}`).join('\n')
     const v = screenPattern('value \\d+z', { maxChars: 256 })
     if (v.kind !== 'regex') throw new Error('expected a regex')
     let t = 0
     const now = (): number => (t += 1) // each look at the clock is 1 ms later
-    const res = grepBlob(blob(many), { ...params('x'), verdict: v, pattern: 'value \\d+z', timeoutMs: 100, now })
+    const res = await grepBlob(await blob(many), { ...params('x'), verdict: v, pattern: 'value \\d+z', timeoutMs: 100, now })
     expect(res.ok).toBe(false)
     // Start reads the clock twice; then one read per line: the deadline (1 + 100) passes at line 99.
     expect(res.text).toMatch(/timed out after \d+ ms, having searched 99 of 1000 lines/)
     expect(res.text).not.toMatch(/no line matches/)
     let u = 0
-    const slow = grepBlob(blob(many), { ...params('x'), verdict: v, pattern: 'value \\d+z', timeoutMs: 100, now: () => (u += 0.01) })
+    const slow = await grepBlob(await blob(many), { ...params('x'), verdict: v, pattern: 'value \\d+z', timeoutMs: 100, now: () => (u += 0.01) })
     expect(slow.text).toMatch(/no line matches, all 1000 lines searched/) // within the bound: a real answer
   })
 })

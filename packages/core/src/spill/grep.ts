@@ -1,10 +1,9 @@
 import { safeEnd, safeStart } from '../trim/text.js'
-import { lineAt, viewSuffix, type LoadedBlob } from './blob.js'
-import { REGEX_MAX_WINDOW, type PatternVerdict } from './regex.js'
+import { viewSuffix } from './read.js'
+import type { BlobReader } from './reader.js'
+import type { PatternVerdict } from './regex.js'
 import type { FetchResponse } from './types.js'
 
-/** Overlap of consecutive windows (at most half a window): a match up to this long is never split by a window edge. */
-export const REGEX_WINDOW_OVERLAP = 200
 /** A shown line longer than this is cut around its match. */
 export const GREP_LINE_CHARS = 400
 
@@ -28,124 +27,139 @@ export interface GrepParams {
 
 interface Matches {
   lines: number[] // 0-based
-  cols: number[]
-  windowed: number
-  window?: number
-  overlap?: number
+  cols: number[] // for the matches of the asked page (index k - first); else unset
+  /** True when every line was searched (counts are exact); false when the search stopped after the page. */
+  complete: boolean
+  /** Last 0-based line searched. */
+  searchedTo: number
   timedOut?: { searched: number; ms: number }
 }
 
 const systemClock = (): number => globalThis.performance?.now() ?? Date.now()
 
-function escapeRegex(s: string): string {
-  return s.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')
-}
+/** Lets timers and I/O run during a long search (`setTimeout` exists in every runtime core supports). */
+const yieldToLoop = (): Promise<void> => new Promise((r) => setTimeout(r, 0))
+/** Longest stretch of synchronous search between two yields, in ms. */
+const SLICE_MS = 8
 
-function findLiteral(blob: LoadedBlob, needle: string, ignoreCase: boolean): Matches | undefined {
-  const hay = ignoreCase ? blob.lower() : blob.body
-  if (hay === undefined) return undefined // lower-casing moved offsets: use the regex path
-  const n = ignoreCase ? needle.toLowerCase() : needle
-  const starts = blob.starts()
-  const out: Matches = { lines: [], cols: [], windowed: 0 }
-  // One indexOf over the whole text (fast native search), then skip to the next line.
-  for (let pos = hay.indexOf(n); pos !== -1; ) {
-    const line = lineAt(starts, pos)
-    out.lines.push(line)
-    out.cols.push(pos - starts[line]!)
-    const next = starts[line + 1]
-    if (next === undefined) break
-    pos = hay.indexOf(n, next)
-  }
-  return out
-}
-
-function findRegex(blob: LoadedBlob, re: RegExp, window: number, timeoutMs: number, monotonic: () => number): Matches {
-  const deadline = monotonic() + timeoutMs
-  const overlap = Math.min(REGEX_WINDOW_OVERLAP, Math.floor(window / 2))
-  const out: Matches = { lines: [], cols: [], windowed: 0, window, overlap }
-  const total = blob.lineCount()
-  const step = window - overlap
+/**
+ * Streams the body chunk by chunk (bounded memory), testing each line with the matcher (RE2 for a
+ * regex: linear in the line, so one test cannot hang; a literal is found with one native `indexOf`
+ * per chunk), checking the deadline before each regex line and yielding to the event loop between
+ * chunks. Stops after the chunk where the asked page filled: counts are exact only when the search
+ * reached the end (`complete`).
+ */
+async function findMatches(blob: BlobReader, p: GrepParams, monotonic: () => number): Promise<Matches> {
+  const deadline = monotonic() + p.timeoutMs
   const started = monotonic()
-  for (let i = 0; i < total; i++) {
-    // Checked before every line and window: one exec is bounded by the window size and the
-    // screening (no nested or alternated repeats, few unbounded ones), so this is the hard bound.
-    if (monotonic() > deadline) {
-      out.timedOut = { searched: i, ms: Math.round(monotonic() - started) }
+  const first = (p.page - 1) * p.pageSize
+  const need = first + p.pageSize
+  const out: Matches = { lines: [], cols: [], complete: true, searchedTo: -1 }
+  const v = p.verdict
+  const needle = v.kind === 'literal' ? (p.ignoreCase ? v.needle.toLowerCase() : v.needle) : undefined
+  let lastYield = systemClock() // yields follow the real clock; `p.now` times the deadline only
+  const record = (line: number, col: () => number): void => {
+    if (out.lines[out.lines.length - 1] === line) return // a later piece of a long line already matched
+    const k = out.lines.length
+    out.lines.push(line)
+    if (k >= first && k < need) out.cols[k - first] = col()
+  }
+  for await (const seg of blob.segments()) {
+    const text = seg.text
+    const hay = needle === undefined ? undefined : p.ignoreCase ? text.toLowerCase() : text
+    if (needle !== undefined && hay !== undefined && hay.length === text.length) {
+      // One native search over the chunk, then map each hit to its line.
+      let line = seg.firstLine
+      let lineStart = 0
+      for (let pos = hay.indexOf(needle); pos !== -1; ) {
+        for (let nl = text.indexOf('\n', lineStart); nl !== -1 && nl < pos; nl = text.indexOf('\n', lineStart)) {
+          line++
+          lineStart = nl + 1
+        }
+        const col = pos - lineStart + (lineStart === 0 ? seg.col : 0)
+        record(line, () => col)
+        const next = text.indexOf('\n', pos)
+        if (next === -1) break
+        pos = hay.indexOf(needle, next + 1)
+      }
+    } else {
+      let line = seg.firstLine
+      for (let start = 0; start <= text.length; line++) {
+        if (monotonic() > deadline) {
+          out.timedOut = { searched: line, ms: Math.round(monotonic() - started) }
+          return out
+        }
+        const nl = text.indexOf('\n', start)
+        const end = nl === -1 ? text.length : nl
+        const t = text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end)
+        const off = start === 0 ? seg.col : 0
+        if (v.test(t)) record(line, () => Math.max(0, v.indexIn(t)) + off)
+        if (nl === -1) break
+        start = nl + 1
+      }
+    }
+    let last = seg.firstLine
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) last++
+    out.searchedTo = last
+    if (out.lines.length >= need && last < blob.lineCount - 1) {
+      out.complete = false
       return out
     }
-    const text = blob.line(i)
-    if (text.length <= window) {
-      const m = re.exec(text)
-      if (m !== null) {
-        out.lines.push(i)
-        out.cols.push(m.index)
-      }
-      continue
-    }
-    out.windowed++
-    for (let w = 0; w < text.length; w += step) {
-      if (monotonic() > deadline) {
-        out.timedOut = { searched: i, ms: Math.round(monotonic() - started) }
-        return out
-      }
-      const m = re.exec(text.slice(w, w + window))
-      if (m !== null) {
-        out.lines.push(i)
-        out.cols.push(w + m.index)
-        break
-      }
-      if (w + window >= text.length) break
+    if (systemClock() - lastYield > SLICE_MS) {
+      await yieldToLoop()
+      lastYield = systemClock()
     }
   }
+  out.searchedTo = blob.lineCount - 1
   return out
 }
 
-function showLine(blob: LoadedBlob, i: number, col: number): string {
-  const text = blob.line(i)
-  if (text.length <= GREP_LINE_CHARS) return text
-  const start = safeStart(text, Math.max(0, Math.min(col - 120, text.length - GREP_LINE_CHARS)))
-  const end = safeEnd(text, start + GREP_LINE_CHARS)
-  return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''} [chars ${start + 1}-${end} of this ${text.length}-char line]`
+/** Line `i` as grep shows it: whole when short, else 400 chars around `col`, read from the chunks that hold them. */
+async function showLine(blob: BlobReader, i: number, col: number): Promise<string> {
+  const [a, b] = await blob.lineSpan(i)
+  const len = b - a
+  if (len <= GREP_LINE_CHARS) return blob.text(a, b)
+  let start = Math.max(0, Math.min(col - 120, len - GREP_LINE_CHARS))
+  const piece = await blob.text(a + start, a + Math.min(len, start + GREP_LINE_CHARS + 1))
+  const skip = safeStart(piece, 0) === 0 && start > 0 && (piece.charCodeAt(0) & 0xfc00) === 0xdc00 ? 1 : 0
+  start += skip
+  const shown = piece.slice(skip, skip + safeEnd(piece.slice(skip), GREP_LINE_CHARS))
+  const end = start + shown.length
+  return `${start > 0 ? '…' : ''}${shown}${end < len ? '…' : ''} [chars ${start + 1}-${end} of this ${len}-char line]`
 }
 
 /**
- * `grep` over a loaded blob: 1-based `N: line` for matches and `N- line` for context, groups
- * separated by `--`, paged, with a hard answer cap and an explicit marker when cut. A regex time-out
- * is answered as a time-out (`ok: false`), never as "no matches".
+ * `grep` over a stored blob, chunk by chunk: 1-based `N: line` for matches and `N- line` for
+ * context, groups separated by `--`, paged, with a hard answer cap and an explicit marker when cut.
+ * It stops reading after the chunk where its page filled (then it says that more may follow). A
+ * regex time-out is answered as a time-out (`ok: false`), never as "no matches".
  */
-export function grepBlob(blob: LoadedBlob, p: GrepParams): FetchResponse {
+export async function grepBlob(blob: BlobReader, p: GrepParams): Promise<FetchResponse> {
   const label = p.verdict.kind === 'literal' ? `${JSON.stringify(p.pattern)} (plain text${p.ignoreCase ? ', any case' : ''})` : `/${p.pattern}/${p.ignoreCase ? 'i' : ''} (regex)`
-  const total = blob.lineCount()
+  const total = blob.lineCount
   const of = viewSuffix(blob) // lines are the view's when the result is JSON around text
-  const now = p.now ?? systemClock
-  let found: Matches
-  if (p.verdict.kind === 'literal') {
-    found = findLiteral(blob, p.verdict.needle, p.ignoreCase) ?? findRegex(blob, new RegExp(escapeRegex(p.verdict.needle), 'i'), REGEX_MAX_WINDOW, p.timeoutMs, now)
-  } else {
-    found = findRegex(blob, p.verdict.re, p.verdict.window, p.timeoutMs, now)
-  }
+  const found = await findMatches(blob, p, p.now ?? systemClock)
   if (found.timedOut !== undefined) {
     return {
       ok: false,
       text: `grep ${label} timed out after ${found.timedOut.ms} ms, having searched ${found.timedOut.searched} of ${total} lines${of}; the search did not finish, so this is not a "no matches" answer. Use a simpler regex, or literal: true with a plain substring.`,
     }
   }
-  const windowNote =
-    found.windowed > 0
-      ? `\n[${found.windowed} lines longer than ${found.window} chars were searched in ${found.window}-char windows overlapping by ${found.overlap} (this regex's repeats make longer runs too slow to bound): a match longer than the overlap across a window edge can be missed, and ^ $ apply per window; plain-text search has no such limit]`
-      : ''
   const count = found.lines.length
-  if (count === 0) return { ok: true, text: `[grep ${label}: no line matches, all ${total} lines${of} searched]${windowNote}` }
+  if (count === 0) return { ok: true, text: `[grep ${label}: no line matches, all ${total} lines${of} searched]` }
   const pages = Math.ceil(count / p.pageSize)
   if (p.page > pages) return { ok: false, text: `[grep ${label}: ${count} matching lines of ${total}${of}; page ${p.page} is past the last page, ${pages}]` }
   const first = (p.page - 1) * p.pageSize
   const last = Math.min(count, first + p.pageSize) - 1
-  const out: string[] = [`[grep ${label}: ${count} matching lines of ${total}${of}; page ${p.page} of ${pages} shows matches ${first + 1}-${last + 1}]`]
-  let size = out[0]!.length + windowNote.length
+  const head = found.complete
+    ? `[grep ${label}: ${count} matching lines of ${total}${of}; page ${p.page} of ${pages} shows matches ${first + 1}-${last + 1}]`
+    : `[grep ${label}: page ${p.page} shows matches ${first + 1}-${last + 1}; ${count} matching lines in lines 1-${found.searchedTo + 1} of ${total}${of}, the rest not searched yet: more may follow]`
+  const out: string[] = [head]
+  let size = out[0]!.length
   const reserve = 400 // room for the cut marker and the next-page call
   let printedTo = -1 // last 0-based line printed
   const onPage = new Map<number, number>()
-  for (let k = first; k <= last; k++) onPage.set(found.lines[k]!, found.cols[k]!)
+  for (let k = first; k <= last; k++) onPage.set(found.lines[k]!, found.cols[k - first] ?? 0)
   for (let k = first; k <= last; k++) {
     const line = found.lines[k]!
     const from = Math.max(line - p.context, printedTo + 1)
@@ -154,19 +168,19 @@ export function grepBlob(blob: LoadedBlob, p: GrepParams): FetchResponse {
     if (p.context > 0 && printedTo >= 0 && from > printedTo + 1) group.push('--')
     for (let i = from; i <= to; i++) {
       const col = onPage.get(i)
-      group.push(col !== undefined ? `${i + 1}: ${showLine(blob, i, col)}` : `${i + 1}- ${showLine(blob, i, 0)}`)
+      group.push(col !== undefined ? `${i + 1}: ${await showLine(blob, i, col)}` : `${i + 1}- ${await showLine(blob, i, 0)}`)
     }
     if (from > to) continue // already printed as context of the previous match
     const chunk = group.join('\n')
     if (size + chunk.length + 1 > p.answerMaxChars - reserve) {
       const notShown = `matches ${k + 1}-${last + 1}`
       out.push(`[cut at the ${p.answerMaxChars}-char answer limit: ${notShown} of this page are not shown; read them with ${p.rangeCall(line + 1, 50)} or narrow the pattern]`)
-      return { ok: true, text: out.join('\n') + windowNote }
+      return { ok: true, text: out.join('\n') }
     }
     out.push(chunk)
     size += chunk.length + 1
     printedTo = Math.max(printedTo, to)
   }
-  if (p.page < pages) out.push(`[more: ${p.callFor(p.page + 1)}]`)
-  return { ok: true, text: out.join('\n') + windowNote }
+  if (p.page < pages || !found.complete) out.push(`[more: ${p.callFor(p.page + 1)}]`)
+  return { ok: true, text: out.join('\n') }
 }

@@ -13,4 +13,4 @@ export type {
 } from './types.js'
 export { DEFAULT_SPILLWAY_OPTIONS, FETCH_TOOL_NAME } from './defaults.js'
 export { createSpillway } from './spillway.js'
-export { screenPattern, type PatternVerdict } from './regex.js'
+export { compileMatcher, screenPattern, type LineMatcher, type MatcherOptions, type PatternVerdict } from './regex.js'

@@ -1,197 +1,120 @@
+import { RE2JS } from 're2js'
 import safeRegex from 'safe-regex2'
+
+/**
+ * Searches one line. Regexes run on RE2 (`re2js`, a linear-time automaton engine: no
+ * backtracking, so no pattern can hang the host); V8's `RegExp` is used only to search plain text.
+ */
+export interface LineMatcher {
+  /** `literal`: the pattern is searched as plain text; `regex`: as a regular expression (RE2). */
+  readonly kind: 'literal' | 'regex'
+  /** True when the line holds a match. Linear in the line's length. */
+  test(line: string): boolean
+  /** 0-based UTF-16 index of the first match in `line`, or -1. Linear in the line's length. */
+  indexIn(line: string): number
+}
 
 /** How a grep pattern will be searched, or why it is refused. */
 export type PatternVerdict =
-  | { kind: 'literal'; needle: string; why: 'asked' | 'plain' | 'invalid-regex' }
-  | { kind: 'regex'; re: RegExp; window: number }
+  | (LineMatcher & { kind: 'literal'; needle: string; why: 'asked' | 'plain' | 'invalid-regex' })
+  | (LineMatcher & { kind: 'regex' })
   | { kind: 'refused'; reason: string }
 
-/** Limits of {@link screenPattern}. */
-export interface PatternLimits {
-  /** Longest pattern, in chars. */
+/** Options of {@link compileMatcher}. */
+export interface MatcherOptions {
+  /** Longest pattern, in chars (the spillway passes `patternMaxChars`, default 256). */
   maxChars: number
-  /** Most unbounded quantifiers (`*`, `+`, `{n,}`, `{n,m}` with m > 20) in one pattern. @default 4 */
-  maxUnbounded?: number
-}
-
-/**
- * Worst-case backtracking steps allowed for one regex run on one window of text (~1 ns each on
- * V8, so about 50 ms). With q unbounded repeats and b choices from bounded ones, an unanchored
- * search of a window of W chars costs at most about b * W^(q+1) / (q+1)! steps, so W is chosen
- * to keep that under this budget.
- */
-export const REGEX_STEP_BUDGET = 5e7
-
-/** Largest window a regex ever runs on, in chars. */
-export const REGEX_MAX_WINDOW = 100_000
-
-/** Smallest useful window; a pattern that would need less is refused. */
-const MIN_WINDOW = 64
-
-/** Window size, in chars, for a pattern with `q` unbounded repeats and `b` bounded choices. */
-export function regexWindow(q: number, b: number): number {
-  let fact = 1
-  for (let k = 2; k <= q + 1; k++) fact *= k
-  return Math.min(REGEX_MAX_WINDOW, Math.floor(((fact * REGEX_STEP_BUDGET) / b) ** (1 / (q + 1))))
+  /** `true`: plain text whatever it contains; `false`: always a regex; unset: decided by the pattern. */
+  literal?: boolean
+  /** Match regardless of case. @default false */
+  ignoreCase?: boolean
 }
 
 // A pattern with none of these is plain text; dots alone do not make a regex (see README).
 const REGEX_SYNTAX = /[\\^$*+?()[\]{}|]/
 
-interface Shape {
-  backref: boolean
-  lookaround: boolean
-  quantifiedAlternation: boolean
-  unbounded: number
-  /** Product of the choices of bounded repeats (`?` = 2, `{n,m}` = m - n + 1). */
-  choices: number
+const refuse = (why: string): PatternVerdict => ({ kind: 'refused', reason: `Regex refused because ${why}. Use a simpler regex, or literal: true with a plain substring.` })
+
+function escapeRegex(s: string): string {
+  return s.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')
 }
 
-/** Classes two adjacent repeats can be told apart by: a char never in both (`\\w` / `\\s`, `\\d` / `\\D`, ...). */
-const DISJOINT_CLASSES = new Set(['w|W', 'd|D', 's|S', 'w|s', 'd|s', 'd|W'])
-
-/** An atom a repeat applies to: a class escape (`w`, `s`, ...), one literal char, or anything else. */
-type Atom = { cls: string } | { char: string } | undefined
-
-/** True when no char matches both atoms (unknown atoms never are). */
-function disjoint(a: Atom, b: Atom, flags: string): boolean {
-  if (a === undefined || b === undefined) return false
-  if ('cls' in a && 'cls' in b) return DISJOINT_CLASSES.has(`${a.cls}|${b.cls}`) || DISJOINT_CLASSES.has(`${b.cls}|${a.cls}`)
-  const lit = 'char' in a ? a : (b as { char: string })
-  const other = lit === a ? b : a
-  try {
-    const re = 'cls' in other ? new RegExp(`^\\${other.cls}$`, flags) : new RegExp(`^${other.char.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')}$`, flags)
-    return !re.test(lit.char)
-  } catch {
-    return false // half a surrogate pair and the like: assume they overlap
-  }
+/** Plain-text search: `String#includes`/`indexOf`, or, ignoring case, V8 on the escaped text (no quantifier, so nothing to backtrack). */
+function literalMatcher(needle: string, ignoreCase: boolean, why: 'asked' | 'plain' | 'invalid-regex'): PatternVerdict {
+  if (!ignoreCase) return { kind: 'literal', needle, why, test: (line) => line.includes(needle), indexIn: (line) => line.indexOf(needle) }
+  const re = new RegExp(escapeRegex(needle), 'i')
+  return { kind: 'literal', needle, why, test: (line) => re.test(line), indexIn: (line) => line.search(re) }
 }
 
 /**
- * A quantified group is safe when its alternatives are plain text and none is a prefix of another
- * (`(foo|bar)+`): then at most one alternative matches at any position, as with a single atom.
+ * The RE2-unsupported syntax a model may write, named so the refusal can say what to change: one
+ * pass over the source, skipping escapes and classes. RE2 itself would reject most of these too,
+ * but with a parser message (and `\k<n>` it would silently read as the text `k<n>`).
  */
-function prefixFreeLiterals(body: string, ignoreCase: boolean): boolean {
-  const inner = body.startsWith('?:') ? body.slice(2) : body
-  if (/[\\^$.*+?()[\]{}]/.test(inner)) return false
-  const alts = inner.split('|').map((x) => (ignoreCase ? x.toLowerCase() : x))
-  return alts.every((x, i) => x !== '' && alts.every((y, j) => i === j || !y.startsWith(x)))
-}
-
-/**
- * One pass over the pattern source, skipping escapes and classes, counting what makes backtracking
- * blow up. Adjacent top-level repeats of disjoint atoms that each need one char (`\\w+\\s+\\w+`) are
- * counted as one: where one ends and the next begins is forced, so they cannot trade chars.
- */
-function shapeOf(src: string, flags: string): Shape {
-  const shape: Shape = { backref: false, lookaround: false, quantifiedAlternation: false, unbounded: 0, choices: 1 }
-  const groups: Array<{ alt: boolean; start: number }> = [] // per open group: does it hold a top-level `|`?
-  // 0: not a quantifier, 1: bounded, 2: unbounded. `?` right after a quantifier makes it lazy, not a new one.
-  const quantAt = (i: number): 0 | 1 | 2 => {
-    const c = src[i]
-    if (c === '*' || c === '+') return 2
-    if (c === '?') return 1
-    if (c === '{') {
-      const m = /^\{(\d+)(,(\d*))?\}/.exec(src.slice(i))
-      if (m === null) return 0
-      return m[2] !== undefined && (m[3] === '' || Number(m[3]) > 20) ? 2 : 1
-    }
-    return 0
-  }
-  /** Length of the quantifier at `i` (with a lazy `?`) and the fewest repeats it allows. */
-  const quantSpan = (i: number): { len: number; min: number } => {
-    const m = /^\{(\d+)(?:,\d*)?\}/.exec(src.slice(i))
-    const len = m !== null ? m[0].length : 1
-    const min = m !== null ? Number(m[1]) : src[i] === '+' ? 1 : 0
-    return { len: len + (src[i + len] === '?' ? 1 : 0), min }
-  }
-  const choicesAt = (i: number): number => {
-    if (src[i] === '?') return 2
-    const m = /^\{(\d+)(?:,(\d+))?\}/.exec(src.slice(i))
-    return m === null ? 1 : Number(m[2] ?? m[1]) - Number(m[1]) + 1
-  }
-  let atom: Atom // the atom ending right before `i`, if known
-  let atomStart = 0 // where it starts
-  let chain: { atom: Atom; end: number } | undefined // last top-level unbounded repeat that needs a char, and where it ends
+function unsupportedSyntax(src: string): string | undefined {
   for (let i = 0; i < src.length; i++) {
-    const c = src[i]!
-    let next: Atom
-    const at = i
-    const q = quantAt(i)
-    if (q !== 0) {
-      const { len, min } = quantSpan(i)
-      if (q === 2) {
-        const chained = groups.length === 0 && min >= 1 && chain !== undefined && chain.end === atomStart && disjoint(chain.atom, atom, flags)
-        if (!chained) shape.unbounded++
-        chain = groups.length === 0 && min >= 1 && atom !== undefined ? { atom, end: i + len } : undefined
-      } else {
-        shape.choices = Math.min(1e9, shape.choices * Math.max(1, choicesAt(i)))
-        chain = undefined
-      }
-      atom = undefined
-      i += len - 1
-      continue
-    }
+    const c = src[i]
     if (c === '\\') {
       const n = src[i + 1] ?? ''
-      if (/[1-9]/.test(n) || n === 'k') shape.backref = true
-      next = /[wWdDsS]/.test(n) ? { cls: n } : /[^A-Za-z0-9]/.test(n) && n !== '' ? { char: n } : undefined
+      if (/[1-9]/.test(n) || n === 'k') return 'it uses a back-reference (\\1, \\k<name>), which the linear-time regex engine (RE2) does not support'
       i++
     } else if (c === '[') {
       for (i++; i < src.length && src[i] !== ']'; i++) if (src[i] === '\\') i++
-    } else if (c === '(') {
-      if (/^\(\?(?:=|!|<=|<!)/.test(src.slice(i))) shape.lookaround = true
-      groups.push({ alt: false, start: i })
-    } else if (c === '|') {
-      const g = groups[groups.length - 1]
-      if (g !== undefined) g.alt = true
-    } else if (c === ')') {
-      const g = groups.pop()
-      if (g !== undefined && g.alt && quantAt(i + 1) !== 0 && !prefixFreeLiterals(src.slice(g.start + 1, i), flags.includes('i'))) shape.quantifiedAlternation = true
-    } else if (!'.^$'.includes(c)) {
-      next = { char: c }
+    } else if (c === '(' && /^\(\?(?:=|!|<=|<!)/.test(src.slice(i, i + 4))) {
+      return 'it uses a look-ahead or look-behind ((?=, (?!, (?<=, (?<!), which the linear-time regex engine (RE2) does not support'
     }
-    atom = next
-    atomStart = at
   }
-  return shape
+  return undefined
 }
 
 /**
- * Decides how `pattern` is searched. `literal: true` searches it as plain text; unset, a pattern
- * with no regex syntax besides dots (`v1.2.3`, `main.rs`) or one that is not a valid regex is
- * searched as plain text too. A regex is refused when it is longer than `maxChars`, or could
- * backtrack badly: star height > 1 (safe-regex2), a quantified group with alternatives
- * (`(a|aa)*`), back-references, look-arounds, or more than `maxUnbounded` unbounded quantifiers.
- * Whatever passes runs on windows of at most `window` chars (see {@link regexWindow}) so that one
- * run is bounded, and the whole search under a deadline checked between runs (see grep).
+ * Decides how `pattern` is searched and compiles it. `literal: true` searches it as plain text;
+ * unset, a pattern with no regex syntax besides dots (`v1.2.3`, `main.rs`), or one that is not a
+ * valid JavaScript regex (`foo(bar`), is searched as plain text too. A regex runs on RE2 (linear
+ * time in the text, whatever the pattern); before that it is refused, with the reason in words,
+ * when it is over `maxChars`, uses syntax RE2 lacks (back-references, look-arounds), nests
+ * repeats like `(a+)+` (safe-regex2: a cheap first refusal, kept so such patterns get a clear
+ * answer rather than an engine-specific one), or RE2 cannot compile it.
+ *
+ * @example
+ * const m = compileMatcher('FAILED.*test_\\w+', { maxChars: 256 })
+ * if (m.kind !== 'refused') m.test('FAILED tests/a.py::test_x') // true
  */
-export function screenPattern(pattern: string, opts: { literal?: boolean; ignoreCase?: boolean } & PatternLimits): PatternVerdict {
+export function compileMatcher(pattern: string, opts: MatcherOptions): PatternVerdict {
   if (pattern.length === 0) return { kind: 'refused', reason: 'The pattern is empty.' }
   if (pattern.length > opts.maxChars) return { kind: 'refused', reason: `The pattern is ${pattern.length} chars; the limit is ${opts.maxChars}. Use a shorter, more distinctive piece.` }
-  if (opts.literal === true) return { kind: 'literal', needle: pattern, why: 'asked' }
-  if (opts.literal !== false && !REGEX_SYNTAX.test(pattern)) return { kind: 'literal', needle: pattern, why: 'plain' }
-  let re: RegExp
+  const ignoreCase = opts.ignoreCase === true
+  if (opts.literal === true) return literalMatcher(pattern, ignoreCase, 'asked')
+  if (opts.literal !== false && !REGEX_SYNTAX.test(pattern)) return literalMatcher(pattern, ignoreCase, 'plain')
+  // Whether it is a regex at all is JavaScript's call (the tool promises JavaScript syntax); V8
+  // only parses it here, it never runs it on the text.
+  let js: RegExp
   try {
-    re = new RegExp(pattern, opts.ignoreCase === true ? 'iu' : 'u')
+    js = new RegExp(pattern, ignoreCase ? 'iu' : 'u')
   } catch {
     try {
-      re = new RegExp(pattern, opts.ignoreCase === true ? 'i' : '')
+      js = new RegExp(pattern, ignoreCase ? 'i' : '')
     } catch {
       if (opts.literal === false) return { kind: 'refused', reason: 'The pattern is not a valid JavaScript regular expression.' }
-      return { kind: 'literal', needle: pattern, why: 'invalid-regex' }
+      return literalMatcher(pattern, ignoreCase, 'invalid-regex')
     }
   }
-  const shape = shapeOf(pattern, re.flags)
-  const window = regexWindow(shape.unbounded, shape.choices)
-  const why =
-    shape.backref ? 'it uses a back-reference'
-    : shape.lookaround ? 'it uses a look-around'
-    : shape.quantifiedAlternation ? 'it repeats a group of alternatives, like (a|aa)*'
-    : shape.unbounded > (opts.maxUnbounded ?? 4) ? `it has ${shape.unbounded} unbounded repeats (limit ${opts.maxUnbounded ?? 4})`
-    : window < MIN_WINDOW ? 'it has too many optional or repeated parts'
-    : !safeRegex(re) ? 'it nests repeats, like (a+)+'
-    : undefined
-  if (why !== undefined) return { kind: 'refused', reason: `Regex refused because ${why}, which may be slow on long text. Use a simpler regex, or literal: true with a plain substring.` }
-  return { kind: 'regex', re, window }
+  const unsupported = unsupportedSyntax(pattern)
+  if (unsupported !== undefined) return refuse(unsupported)
+  if (!safeRegex(js)) return refuse('it nests repeats, like (a+)+')
+  let re: RE2JS
+  try {
+    re = RE2JS.compile(RE2JS.translateRegExp(pattern), ignoreCase ? RE2JS.CASE_INSENSITIVE : 0)
+  } catch (err) {
+    const msg = err instanceof Error ? err.message.replace(/^error parsing regexp: /, '') : String(err)
+    return refuse(`the linear-time regex engine (RE2) cannot compile it (${msg.slice(0, 120)})`)
+  }
+  return {
+    kind: 'regex',
+    test: (line) => re.test(line),
+    indexIn: (line) => (re.exec(line) as RegExpExecArray | null)?.index ?? -1,
+  }
 }
+
+/** Former name of {@link compileMatcher}. */
+export const screenPattern = compileMatcher

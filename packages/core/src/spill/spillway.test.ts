@@ -2,7 +2,9 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { memoryStore } from '../store/memory.js'
 import type { StorageAdapter } from '../store/types.js'
-import { encodeEnvelope } from './codec.js'
+import { buildBlob } from './format/index.js'
+import { HEADER_BYTES, encodeHeader } from './format/layout.js'
+import { xxh } from './format/xxh.js'
 import { sha256Hex } from './hash.js'
 import { createSpillway } from './spillway.js'
 import type { SpillwayOptions } from './types.js'
@@ -87,8 +89,15 @@ describe('handle', () => {
     const store = memoryStore()
     const text = log(800)
     const sha = await sha256Hex(new TextEncoder().encode(text))
-    const other = new TextEncoder().encode('different content')
-    await store.put(sha.slice(0, 12), encodeEnvelope(other, 'e'.repeat(64), false), { sha256: 'e'.repeat(64), tool: 'x', kind: 'text', chars: 17, lines: 1, createdAt: 0 })
+    // A whole, self-consistent blob of other content whose SHA-256 shares the 12-char prefix.
+    const other = await buildBlob({ text: 'different content' })
+    const theirs = `${sha.slice(0, 12)}${'e'.repeat(52)}`
+    const json = new TextEncoder().encode(JSON.stringify({ ...other.manifest, sha256: theirs }))
+    const forged = new Uint8Array(HEADER_BYTES + other.manifest.bytes + json.length)
+    forged.set(other.bytes.subarray(0, HEADER_BYTES + other.manifest.bytes))
+    forged.set(json, HEADER_BYTES + other.manifest.bytes)
+    encodeHeader(forged, HEADER_BYTES + other.manifest.bytes, json.length, (await xxh()).h32Raw(json))
+    await store.put(sha.slice(0, 12), forged, { sha256: theirs, tool: 'x', kind: 'text', chars: 17, lines: 1, createdAt: 0 })
     const s = createSpillway({ store, maxChars: 2_000 })
     const res = await s.handle({ tool: 'terminal', result: text, ...S })
     expect(res.handle!.id).toBe(sha.slice(0, 16))
@@ -219,23 +228,27 @@ describe('sessions', () => {
 })
 
 describe('integrity', () => {
-  it('never serves bytes that do not match the stored hash', async () => {
+  it('never serves bytes that do not match their checksums, and says the blob is damaged', async () => {
     const inner = memoryStore()
     let corrupt = false
+    // Flip one byte inside the first chunk, whichever way the spillway reads it.
+    const flip = (data: Uint8Array | undefined, start: number): Uint8Array | undefined => {
+      if (!corrupt || data === undefined) return data
+      const at = 100 - start
+      if (at >= 0 && at < data.length) data[at] = data[at]! ^ 1
+      return data
+    }
     const store: StorageAdapter = {
       ...inner,
-      get: async (id) => {
-        const data = await inner.get(id)
-        if (corrupt && data !== undefined) data[data.length - 1] = data[data.length - 1]! ^ 1
-        return data
-      },
+      get: async (id) => flip(await inner.get(id), 0),
+      getRange: async (id, a, b) => flip(await inner.getRange!(id, a, b), a),
     }
     const s = createSpillway({ store, maxChars: 2_000, compress: false })
     const { handle } = await s.handle({ tool: 'terminal', result: log(800), ...S })
     await s.dispose() // drop the in-memory copy, so the next read goes to the store
     corrupt = true
     const res = await s.fetch({ id: handle!.id, mode: 'range', start: 1 }, S)
-    expect(res).toEqual({ ok: false, text: `Result ${handle!.id} failed its integrity check (the stored bytes do not match its SHA-256), so it is not served. Re-run \`terminal\` to get the output again.` })
+    expect(res).toEqual({ ok: false, text: `Result ${handle!.id} is damaged in the store (its bytes fail the integrity check), so it is not served. Re-run \`terminal\`: the new output replaces the damaged copy.` })
   })
 })
 

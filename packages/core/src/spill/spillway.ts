@@ -6,16 +6,16 @@ import { resolveBudget } from '../trim/budget.js'
 import { resolveProfile } from '../trim/profiles.js'
 import { countLines } from '../trim/text.js'
 import { asText } from '../trim/as-text.js'
+import { stripAnsi } from '../filters/ansi/index.js'
 import { trimResult } from '../trim/trim.js'
 import type { ContentKind, TrimOptions, TrimOutcome } from '../trim/types.js'
-import { lineView, type LineView } from '../trim/view.js'
-import { blobCache, loadedBlob, type LoadedBlob } from './blob.js'
-import { compactBlock, handleBlock, type BlockFacts } from './block.js'
-import { encodeEnvelope, envelopeHash, openEnvelope } from './codec.js'
+import { lineView } from '../trim/view.js'
+import { blobLayer, bodyOf } from './blobs.js'
+import { beginBlob, xxh, type BuiltBlob } from './format/index.js'
+import { bareBlock, compactBlock, handleBlock, type BlockFacts } from './block.js'
 import { DEFAULT_SPILLWAY_OPTIONS, FETCH_TOOL_NAME } from './defaults.js'
 import { entryIndex } from './entries.js'
 import { runMode } from './fetch.js'
-import { sha256Hex } from './hash.js'
 import { sweepStore, storeStats } from './sweep.js'
 import { FETCH_TOOL_DESCRIPTION, fetchToolParameters, parseFetchArgs } from './tool.js'
 import type { FetchContext, FetchRequest, FetchResponse, HandleInput, HandleResult, Spillway, SpillwayOptions } from './types.js'
@@ -49,48 +49,18 @@ export function createSpillway(options: SpillwayOptions): Spillway {
   const clock = options.clock ?? Date.now
   const budget = resolveBudget(options.maxChars, options.contextWindow)
   const index = entryIndex(store)
-  const cache = blobCache(o.cacheChars)
-  const knownSha = new Map<string, string>() // id -> sha256 of blobs this process wrote or verified
   const trimBase: TrimOptions = { ...(options.profiles ? { profiles: options.profiles } : {}), ...(options.tokenizer ? { tokenizer: options.tokenizer } : {}) }
   // Answers scale with the budget the caller chose for results, within the default caps.
   const answerMaxChars = options.answerMaxChars ?? Math.min(DEFAULT_SPILLWAY_OPTIONS.answerMaxChars, Math.max(2_000, budget))
   const fullMaxChars = options.fullMaxChars ?? Math.min(DEFAULT_SPILLWAY_OPTIONS.fullMaxChars, Math.max(8_000, budget * 4))
   const limits = { fullMaxChars, answerMaxChars, grepPageSize: Math.max(1, o.grepPageSize), patternMaxChars: o.patternMaxChars, regexTimeoutMs: Math.max(1, o.regexTimeoutMs) }
-
-  const remember = (id: string, sha: string): void => {
-    if (knownSha.size > 10_000) knownSha.clear()
-    knownSha.set(id, sha)
-  }
-
-  /**
-   * Stores the text once (content-addressed) and returns its id (12 hex, longer on a collision) and
-   * the bytes this call added to the store (0 when the blob was already there).
-   */
-  async function store_(text: string, utf8: Uint8Array, meta: Omit<SessionEntry, 'id'>, view: LineView | undefined): Promise<{ id: string; added: number; blob?: LoadedBlob }> {
-    const sha = await sha256Hex(utf8)
-    for (let len = 12; len <= 64; len += 4) {
-      const id = sha.slice(0, len)
-      if (knownSha.get(id) === sha && (await store!.has(id))) {
-        await store!.touch?.(id, meta.createdAt)
-        return { id, added: 0 }
-      }
-      const existing = (await store!.has(id)) ? await store!.get(id) : undefined
-      const theirs = existing === undefined ? undefined : envelopeHash(existing)
-      if (theirs === sha) {
-        remember(id, sha)
-        await store!.touch?.(id, meta.createdAt)
-        return { id, added: 0 }
-      }
-      if (theirs !== undefined) continue // same prefix, different content: use a longer id
-      const envelope = encodeEnvelope(utf8, sha, o.compress)
-      await store!.put(id, envelope, { sha256: sha, tool: meta.tool, kind: meta.kind, chars: meta.chars, lines: meta.lines, createdAt: meta.createdAt })
-      remember(id, sha)
-      const blob = loadedBlob(id, text, envelope.length, utf8.length, view ?? null)
-      cache.set(blob)
-      return { id, added: envelope.length, blob }
-    }
-    throw new SpillwayError('integrity', 'every id prefix of this result is taken by other content')
-  }
+  const blobs = blobLayer(store, {
+    compress: o.compress,
+    cacheChars: o.cacheChars,
+    onResize: (_id, delta) => {
+      if (storeBytes !== undefined) storeBytes += delta
+    },
+  })
 
   // Stored bytes as this process last knew them (undefined: not listed yet). Kept up to date on
   // put, eviction and sweep, so `handle` lists the whole store (a file read per blob with fsStore)
@@ -114,39 +84,53 @@ export function createSpillway(options: SpillwayOptions): Spillway {
       if (total <= o.maxStoreBytes) break
       if (b.id === keep) continue
       await store!.delete(b.id)
-      cache.delete(b.id)
-      knownSha.delete(b.id)
+      blobs.forget(b.id)
       total -= b.bytes
       storeBytes = total
     }
   }
 
-  function fitWithBlock(result: string, lined: LoadedBlob, tool: string, args: unknown, facts: Omit<BlockFacts, 'salientText' | 'salientCount' | 'firstSalient' | 'omitted'>): { content: string; outcome: TrimOutcome } {
+  /**
+   * Fits the excerpt and the handle block within the budget. The block's length depends on the id
+   * only through its length, so this runs before the id is known (while the SHA-256 computes) and
+   * `render` puts the id in; `undefined` when even the bare id line would not fit.
+   */
+  function fitWithBlock(result: string, lineOf: (n: number) => string, tool: string, args: unknown, facts: Omit<BlockFacts, 'id' | 'salientText' | 'salientCount' | 'firstSalient' | 'omitted'>, idLength: number): { outcome: TrimOutcome; render(id: string): string | undefined } {
     const trim = (maxChars: number): TrimOutcome => trimResult(result, { ...trimBase, tool, args, maxChars: Math.max(0, maxChars) })
-    const block = (out: TrimOutcome): string => {
+    const block = (out: TrimOutcome, id: string): string => {
       const first = out.salient[0]
       return handleBlock({
         ...facts,
+        id,
         salientCount: out.salient.length,
         // `salient` counts lines of the view when there is one, as fetch_result does; the text is
         // the line fetch_result's grep reads (ANSI codes removed), so the suggested grep finds it.
-        ...(first !== undefined ? { firstSalient: first, salientText: lined.line(first - 1) } : {}),
+        ...(first !== undefined ? { firstSalient: first, salientText: lineOf(first) } : {}),
         ...(out.omitted[0] !== undefined ? { omitted: out.omitted[0] } : {}),
       })
     }
+    const placeholder = '0'.repeat(idLength)
     let target = budget - BLOCK_ESTIMATE
     let outcome = trim(target)
     for (let attempt = 0; attempt < 4; attempt++) {
-      const b = block(outcome)
+      const b = block(outcome, placeholder)
       if (budget - b.length - 1 < 200) break // too small for a useful excerpt with the full block
-      if (outcome.text.length + 1 + b.length <= budget) return { content: `${outcome.text}\n${b}`, outcome }
+      if (outcome.text.length + 1 + b.length <= budget) {
+        const fitted = outcome
+        return { outcome, render: (id) => `${fitted.text}\n${block(fitted, id)}` }
+      }
       target = Math.min(target - 16, budget - b.length - 1)
       outcome = trim(target)
     }
-    const compact = compactBlock(facts.id)
-    if (budget <= compact.length + 1) return { content: compact.slice(0, budget), outcome: trim(0) }
+    const compact = compactBlock(placeholder)
+    if (budget <= compact.length + 1) {
+      // Too small for an excerpt beside the block: the block alone, else a bare id line (never an id cut short).
+      const render = (id: string): string | undefined => [compactBlock(id), bareBlock(id)].find((c) => c.length <= budget)
+      return { outcome: trim(0), render }
+    }
     outcome = trim(budget - compact.length - 1)
-    return { content: `${outcome.text}\n${compact}`, outcome }
+    const fitted = outcome
+    return { outcome, render: (id) => `${fitted.text}\n${compactBlock(id)}` }
   }
 
   async function handle(input: HandleInput): Promise<HandleResult> {
@@ -159,50 +143,77 @@ export function createSpillway(options: SpillwayOptions): Spillway {
     }
     const exempt = tool === FETCH_TOOL_NAME || resolveProfile(tool, options.profiles).exempt
     if (exempt || result.length <= budget || result.length < o.spillOver || !isSessionId(input?.sessionId)) return plain()
+    // Smallest budget that can carry a handle (the bare id line); below it nothing is spilled.
+    if (budget < bareBlock('0'.repeat(12)).length) return plain()
+    let stored: { id: string; added: number }
+    let lines: number
+    let view: ReturnType<typeof lineView>
+    let kind: ContentKind
+    let building: Promise<BuiltBlob>
     try {
-      const utf8 = new TextEncoder().encode(result)
-      const lines = countLines(result)
-      const createdAt = clock()
-      const kind = safeKind(result)
+      lines = countLines(result)
+      kind = safeKind(result)
       // JSON around text: the block and fetch_result number the lines inside, as the excerpt does.
       // Memoized, so the trims below do not parse the result again.
-      const view = lineView(result)
-      const stored = await store_(result, utf8, { tool, kind, chars: result.length, lines, createdAt }, view)
-      const id = stored.id
-      await index.put(input.sessionId, { id, tool, kind, chars: result.length, lines, createdAt })
-      await enforceCap(id, stored.added)
-      const lined = stored.blob ?? loadedBlob(id, result, 0, utf8.length, view ?? null)
-      const facts = { id, tool, chars: result.length, lines: view === undefined ? lines : countLines(view.text), kind, ...(view !== undefined ? { view: view.path } : {}) }
-      const { content, outcome } = fitWithBlock(result, lined, tool, args, facts)
-      return { content, changed: true, handle: { id }, outcome }
-    } catch {
-      return plain() // a failing store must not break the agent: the excerpt still marks what is missing
+      view = lineView(result)
+      // Encode and checksum the chunks now and start the SHA-256 (off the main thread where the
+      // runtime has one): the excerpt is fitted while it computes.
+      building = beginBlob({ text: result, body: bodyOf(result, view) }, await xxh())
+      building.catch(() => undefined) // awaited below; a failure is handled there
+    } catch (err) {
+      return unstored(result, tool, args, err)
     }
+    const lined = view?.text ?? result
+    const lineOf = (n: number): string => stripAnsi(nthLine(lined, n)) ?? nthLine(lined, n)
+    const facts = { tool, chars: result.length, lines: view === undefined ? lines : countLines(lined), kind, ...(view !== undefined ? { view: view.path } : {}) }
+    let fit = fitWithBlock(result, lineOf, tool, args, facts, 12)
+    try {
+      const createdAt = clock()
+      stored = await blobs.write(building, { tool, kind, chars: result.length, lines, createdAt })
+      await index.put(input.sessionId, { id: stored.id, tool, kind, chars: result.length, lines, createdAt })
+      await enforceCap(stored.id, stored.added)
+    } catch (err) {
+      return unstored(result, tool, args, err) // the model is told the full output could not be kept
+    }
+    const id = stored.id
+    if (id.length !== 12) fit = fitWithBlock(result, lineOf, tool, args, facts, id.length) // a collision: longer id
+    const content = fit.render(id)
+    if (content === undefined) return plain() // no room for even the id: no handle that leads nowhere
+    return { content, changed: true, handle: { id }, outcome: fit.outcome }
   }
 
-  async function load(id: string, entry: SessionEntry): Promise<LoadedBlob | FetchResponse> {
-    const hit = cache.get(id)
-    if (hit !== undefined && (await store!.has(id))) return hit
-    cache.delete(id)
-    const data = await store!.get(id)
-    const tool = entry.tool
-    if (data === undefined) {
-      return { ok: false, text: `Result ${id} (from \`${tool}\`) is no longer stored: it expired or was evicted to save space. Re-run \`${tool}\` to get the output again.` }
+  /** The excerpt, and a line saying the full output could not be stored (so no handle is given). */
+  function unstored(result: string, tool: string, args: unknown, err: unknown): HandleResult {
+    const why = SpillwayError.is(err) && err.code === 'store' ? 'the result store failed' : 'storing it failed'
+    const note = `[spillway: the full output could not be stored (${why}), so it cannot be fetched later; re-run \`${tool.slice(0, 80)}\` with narrower arguments if you need more of it]`
+    const room = budget - note.length - 1
+    const outcome = trimResult(result, { ...trimBase, tool, args, maxChars: Math.max(0, room) })
+    if (room < 40) return { content: outcome.text, changed: outcome.changed, outcome }
+    return { content: `${outcome.text}\n${note}`, changed: true, outcome }
+  }
+
+  const gone = (id: string, tool: string): FetchResponse => ({ ok: false, text: `Result ${id} (from \`${tool}\`) is no longer stored: it expired or was evicted to save space. Re-run \`${tool}\` to get the output again.` })
+  const damaged = (id: string, tool: string): FetchResponse => ({
+    ok: false,
+    text: `Result ${id} is damaged in the store (its bytes fail the integrity check), so it is not served. Re-run \`${tool}\`: the new output replaces the damaged copy.`,
+  })
+
+  /** Opens the blob and runs the mode; a chunk that fails to verify re-opens once (the blob may have been rewritten meanwhile). */
+  async function read(r: FetchRequest, entry: SessionEntry): Promise<FetchResponse> {
+    for (let attempt = 0; ; attempt++) {
+      const opened = await blobs.open(r.id)
+      if (opened.status === 'absent') return gone(r.id, entry.tool)
+      if (opened.status === 'damaged') return damaged(r.id, entry.tool)
+      try {
+        const res = await runMode(opened.reader, entry, r, limits)
+        await store!.touch?.(r.id, clock())
+        return res
+      } catch (err) {
+        blobs.forget(r.id)
+        if (!(SpillwayError.is(err) && err.code === 'integrity')) throw err
+        if (attempt >= 2) return damaged(r.id, entry.tool) // re-read twice: another process may have rewritten it meanwhile
+      }
     }
-    const opened = openEnvelope(data)
-    const bad: FetchResponse = { ok: false, text: `Result ${id} failed its integrity check (the stored bytes do not match its SHA-256), so it is not served. Re-run \`${tool}\` to get the output again.` }
-    if (opened === undefined || !opened.sha256.startsWith(id)) return bad
-    if ((await sha256Hex(opened.utf8)) !== opened.sha256) return bad
-    let text: string
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(opened.utf8)
-    } catch {
-      return bad
-    }
-    const blob = loadedBlob(id, text, data.length, opened.utf8.length)
-    cache.set(blob)
-    remember(id, opened.sha256)
-    return blob
   }
 
   async function fetchOnce(req: FetchRequest, ctx: FetchContext): Promise<FetchResponse> {
@@ -214,10 +225,7 @@ export function createSpillway(options: SpillwayOptions): Spillway {
     const entry = await index.get(ctx.sessionId, r.id)
     // Same answer whether the blob exists in another session or nowhere: ids leak nothing.
     if (entry === undefined) return { ok: false, text: `Result ${r.id} is not available in this session. Use an id from a handle block shown in this conversation.` }
-    const blob = await load(r.id, entry)
-    if (!('text' in blob && 'lineCount' in blob)) return blob as FetchResponse
-    await store!.touch?.(r.id, clock())
-    return runMode(blob, entry, r, limits)
+    return read(r, entry)
   }
 
   async function fetch(req: FetchRequest, ctx: FetchContext): Promise<FetchResponse> {
@@ -240,20 +248,27 @@ export function createSpillway(options: SpillwayOptions): Spillway {
     stats: (opts) => storeStats(store, index, opts?.sessionId),
     async sweep() {
       const report = await sweepStore(store, index, { now: clock(), ttlHours: o.ttlHours, tombstoneTtlHours: o.tombstoneTtlHours, maxStoreBytes: o.maxStoreBytes })
-      for (const id of report.removedIds) {
-        cache.delete(id)
-        knownSha.delete(id)
-      }
+      for (const id of report.removedIds) blobs.forget(id)
       storeBytes = report.bytes
       const { removedIds: _ids, ...rest } = report
       void _ids
       return rest
     },
     async dispose() {
-      cache.clear()
-      knownSha.clear()
+      await blobs.idle()
+      blobs.clear()
     },
   }
+}
+
+/** Line `n` (1-based) of `text`, without its `\n` or a trailing `\r`. */
+function nthLine(text: string, n: number): string {
+  let start = 0
+  for (let i = 1; i < n && start !== -1; i++) start = text.indexOf('\n', start) + 1 || -1
+  if (start === -1) return ''
+  const nl = text.indexOf('\n', start)
+  const end = nl === -1 ? text.length : nl
+  return text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end)
 }
 
 function safeKind(text: string): ContentKind {

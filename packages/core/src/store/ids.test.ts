@@ -24,4 +24,12 @@ describe('session ids: one rule', () => {
     expect(isSessionId('x'.repeat(MAX_SESSION_ID_CHARS))).toBe(true)
     for (const bad of ['', 'x'.repeat(MAX_SESSION_ID_CHARS + 1), 'a\u0000b', 'a\u007f', 42, undefined]) expect(isSessionId(bad)).toBe(false)
   })
+
+  it('refuses ill-formed UTF-16 (lone surrogates), accepts surrogate pairs', () => {
+    for (const bad of ['user\uD800', 'user\uDC00', '\uDC00\uD800', 'a\uD83Db']) {
+      expect(isSessionId(bad), JSON.stringify(bad)).toBe(false)
+      expect(() => assertSessionId(bad)).toThrow(expect.objectContaining({ code: 'invalid_id', message: expect.stringMatching(/lone surrogate/) }))
+    }
+    expect(isSessionId('user\uD83D\uDE00')).toBe(true) // 😀: a whole pair
+  })
 })

@@ -16,15 +16,26 @@ export function assertBlobId(id: unknown): asserts id is string {
   if (!isBlobId(id)) throw new SpillwayError('invalid_id', `invalid blob id ${JSON.stringify(String(id).slice(0, 80))}: expected 12-64 lower-case hex characters`)
 }
 
-/** True when `sessionId` is a non-empty string of at most 128 chars without control characters: the one rule stores and `fetch_result` apply. */
+/**
+ * True when `sessionId` is a non-empty string of at most 128 chars, without control characters,
+ * and well-formed UTF-16 (no lone surrogate): the one rule stores and `fetch_result` apply. A lone
+ * surrogate has no UTF-8 encoding (it becomes U+FFFD), so `user\uD800` and `user\uDC00` would
+ * name the same session folder or key.
+ */
 export function isSessionId(sessionId: unknown): sessionId is string {
-  // eslint-disable-next-line no-control-regex
-  return typeof sessionId === 'string' && sessionId.length > 0 && sessionId.length <= MAX_SESSION_ID_CHARS && !/[\u0000-\u001f\u007f]/.test(sessionId)
+  return (
+    typeof sessionId === 'string' &&
+    sessionId.length > 0 &&
+    sessionId.length <= MAX_SESSION_ID_CHARS &&
+    // eslint-disable-next-line no-control-regex
+    !/[\u0000-\u001f\u007f]/.test(sessionId) &&
+    sessionId.isWellFormed()
+  )
 }
 
 /** Throws `invalid_id` unless {@link isSessionId} holds. */
 export function assertSessionId(sessionId: unknown): asserts sessionId is string {
   if (!isSessionId(sessionId)) {
-    throw new SpillwayError('invalid_id', `invalid session id: expected 1-${MAX_SESSION_ID_CHARS} printable characters`)
+    throw new SpillwayError('invalid_id', `invalid session id: expected 1-${MAX_SESSION_ID_CHARS} printable characters of well-formed Unicode (no lone surrogate)`)
   }
 }

@@ -37,6 +37,10 @@ export function memoryStore(options: MemoryStoreOptions = {}): StorageAdapter {
       assertBlobId(id)
       return blobs.get(id)?.data.slice()
     },
+    async getRange(id: string, start: number, end: number): Promise<Uint8Array | undefined> {
+      assertBlobId(id)
+      return blobs.get(id)?.data.slice(Math.max(0, start), Math.max(0, end))
+    },
     async has(id: string): Promise<boolean> {
       assertBlobId(id)
       return blobs.has(id)

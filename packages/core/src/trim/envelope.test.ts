@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { unwrapEnvelope } from './envelope.js'
-import { trimResult } from './trim.js'
+import { trimResult } from '../pipeline/trim-result.js'
 
 const log = Array.from({ length: 8000 }, (_, i) => (i === 4000 ? 'FATAL: out of memory in worker 7' : `[build] step ${i} "ok" \\ done`)).join('\n')
 

@@ -3,6 +3,7 @@ import { firstLine, rangeMapper, type LineMap } from './linemap.js'
 import { nextStart, type Line } from './lines.js'
 import { pickMiddle } from './middle.js'
 import { scanLines, type LineScan, type SalientLine } from './salient.js'
+import { weighSalient } from './weigh.js'
 import { clipLine, countLines, headChars, safeEnd, safeStart } from './text.js'
 import type { LineRange, Profile } from './types.js'
 
@@ -70,9 +71,11 @@ export function charCut(text: string, budget: number, headShare: number, lines: 
  * With `map` (when `text` is a filtered copy of `map.source` whose lines merge runs of source
  * lines, e.g. exact dedup), kept lines are numbered with their source line numbers, and the
  * markers and `omitted` speak of source lines; below {@link MIN_LINE_FIT} the char cut is made
- * on the source, whose char offsets the marker then names.
+ * on the source, whose char offsets the marker then names. Salient lines are weighed in this
+ * text first ({@link weighSalient}: template rarity, failure lists, and `focus`, the terms of the
+ * call, raising the lines that hold one).
  */
-export function fitText(text: string, budget: number, profile: Profile, scan?: LineScan, map?: LineMap): FitResult {
+export function fitText(text: string, budget: number, profile: Profile, scan?: LineScan, map?: LineMap, focus: readonly string[] = []): FitResult {
   const sc = scan ?? scanLines(text, profile.salient)
   if (text.length <= budget) return { text, omitted: [], scan: sc }
   const headShare = profile.head + profile.tail > 0 ? profile.head / (profile.head + profile.tail) : 0.5
@@ -97,7 +100,8 @@ export function fitText(text: string, budget: number, profile: Profile, scan?: L
     candidates = []
   }
 
-  const picked = pickMiddle(text, candidates, headEnd, tailStart, midQuota, profile, label)
+  const weighed = candidates.length > 0 ? weighSalient(text, candidates, { from: headEnd, to: tailStart, focus }) : candidates
+  const picked = pickMiddle(text, weighed, headEnd, tailStart, midQuota, profile, label)
   if (picked.cost < midQuota && text.charCodeAt(tailStart - 1) === 10 && (headEnd === 0 || text.charCodeAt(headEnd - 1) === 10)) {
     // Budget the middle did not use extends the tail, then the head (whole lines only).
     const last = picked.lines[picked.lines.length - 1]

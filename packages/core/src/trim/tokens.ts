@@ -17,3 +17,12 @@ export function countTokens(text: string, tokenizer: ((text: string) => number) 
     return estimateTokens(text)
   }
 }
+
+/**
+ * Chars per token assumed for `maxTokens` when no tokenizer is given: 3. o200k (GPT-4o) averages
+ * 3.5-4.5 chars per token on English prose and code and about 3 on build logs dense with digits,
+ * paths and punctuation, so 3 chars per token keeps most texts under the token budget; it is an
+ * estimate, not a bound (CJK text, emoji and random bytes run at 1 token per char or more): pass
+ * a tokenizer for an exact budget.
+ */
+export const DEFAULT_CHARS_PER_TOKEN = 3

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { trimResult } from './trim.js'
+import { trimResult } from '../pipeline/trim-result.js'
 import { countLines } from './text.js'
 
 const TOOLS = [undefined, 'terminal', 'read_file', 'search_files', 'web_extract', 'mystery_tool']

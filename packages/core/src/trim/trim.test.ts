@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { trimResult } from './trim.js'
+import { trimResult } from '../pipeline/trim-result.js'
 
 describe('trimResult on bad input', () => {
   it('cuts 20 MB on one line to the budget, saying which chars were left out', () => {

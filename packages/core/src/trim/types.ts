@@ -61,11 +61,19 @@ export interface TrimOptions {
   args?: unknown
   /** Hard budget for `text`, in UTF-16 code units (JavaScript string length). */
   maxChars?: number
+  /**
+   * Budget for `text` in tokens, beside `maxChars` (both hold when both are given). With a
+   * `tokenizer`, exact: the excerpt is re-fitted until `tokenizer(text) <= maxTokens`. Without
+   * one, an estimate: `maxChars` becomes at most `maxTokens * DEFAULT_CHARS_PER_TOKEN` (3).
+   * For o200k: `import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'` (an optional
+   * peer dependency; core never imports it) and pass `tokenizer: countTokens`.
+   */
+  maxTokens?: number
   /** Model context window in tokens; used to derive `maxChars` when that is absent. */
   contextWindow?: number
   /** Overrides, keyed by tool name or by profile name (`terminal`, `read_file`, ...). */
   profiles?: Record<string, Partial<Profile>>
-  /** Token counter for the reported sizes. @default {@link estimateTokens} */
+  /** Token counter for the reported sizes and for `maxTokens`. @default {@link estimateTokens} */
   tokenizer?: (text: string) => number
 }
 
@@ -80,8 +88,10 @@ export interface TrimOutcome {
   applied: string[]
   /** Name of the profile used. */
   profile: string
-  /** The budget that was applied, in chars. */
+  /** The budget that was applied, in chars (with `maxTokens`, the one the last fit used). */
   maxChars: number
+  /** The token budget, when `maxTokens` was given. */
+  maxTokens?: number
   /**
    * Size of the input. `chars` and `tokens` are always the raw result's; `lines` counts the lines
    * of the {@link TrimOutcome.view | view} when there is one.

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { trimResult } from './trim.js'
+import { trimResult } from '../pipeline/trim-result.js'
 import { lineView, viewLabel } from './view.js'
 
 const lines = (n: number, at: number, failure: string): string =>

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { trimResult } from '../../trim/trim.js'
+import { trimResult } from '../../pipeline/trim-result.js'
 import { trimAria, trimAriaInJson } from './aria.js'
 
 // The real outputs of ../shared/corpus (never copied into the repo); skipped when absent.

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { trimResult } from '../../trim/trim.js'
+import { trimResult } from '../../pipeline/trim-result.js'
 import { collapseBlankRuns, countBlankRuns, dedupExact, dedupExactMapped, dedupNear, maskLine } from './dedup.js'
 
 // Naive references: arrays and plain loops, no cleverness.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { trimResult } from '../../trim/trim.js'
+import { trimResult } from '../../pipeline/trim-result.js'
 import { isEventsHeader, trimEvents } from './events.js'
 
 const card = (n: number): string =>

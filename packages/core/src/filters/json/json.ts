@@ -1,3 +1,5 @@
+import { parseJsonOnce, scanJsonOnce, tooCostlyToParse } from '../../trim/json-memo.js'
+import type { JsonTop } from '../../trim/json-scan.js'
 import { LIMIT_LEVELS, cutString, renderCompact, type RenderLimits } from './render.js'
 import { itemTypes, keyUnion, objectKeys, typeName } from './shape.js'
 
@@ -74,11 +76,14 @@ function synopsis(value: object, chars: number, max: number): string {
 
 /** Items of a top-level array, head and tail, as many as fit in `avail` chars. */
 function renderItems(items: readonly unknown[], avail: number, headShare: number): string | undefined {
-  const n = items.length
-  const omitLine = (a: number, b: number): string => `[... ${b - a + 1} items omitted: [${a}]-[${b}] ...]`
+  return renderHeadTail(items.length, (i, limits) => `[${i}] ${renderCompact(items[i], limits, avail)}`, (a, b) => `[... ${b - a + 1} items omitted: [${a}]-[${b}] ...]`, avail, headShare)
+}
+
+/** Entries 0..n-1 (`line(i)` each), head and tail, as many as fit in `avail` chars, the richest rendering first. */
+function renderHeadTail(n: number, entry: (i: number, limits: RenderLimits) => string, omitLine: (a: number, b: number) => string, avail: number, headShare: number): string | undefined {
   const reserve = omitLine(n, n).length + 1
   for (const limits of LIMIT_LEVELS) {
-    const line = (i: number): string => `[${i}] ${renderCompact(items[i], limits, avail)}`
+    const line = (i: number): string => entry(i, limits)
     const first = Math.min(n, 4)
     const probe = [0, n - 1, 1, n - 2].slice(0, first)
     const cost = [...new Set(probe)].reduce((sum, i) => sum + line(i).length + 1, 0)
@@ -177,14 +182,64 @@ export function summarizeJson(text: string, budget: number, options: Partial<Jso
   if (budget < MIN_BUDGET) return undefined
   const opts = { ...DEFAULT_JSON_SUMMARY, ...options }
   const share = Math.min(0.9, Math.max(0.1, opts.synopsisShare))
-  let value: unknown
+  if (tooCostlyToParse(text)) {
+    const top = scanJsonOnce(text)
+    return top === undefined ? undefined : summarizeSampled(text, top, budget, opts.headShare)
+  }
+  const { ok, value } = parseJsonOnce(text)
+  if (!ok || value === null || typeof value !== 'object') return undefined
+  return summarizeValue(value, text.length, budget, share, opts.headShare)
+}
+
+/** Entries parsed from each end of a document too big to parse whole, for its synopsis. */
+const SAMPLE_EACH_END = 50
+
+/**
+ * A JSON document too big to parse whole within the trim's cost bound (see
+ * `JSON_PARSE_MAX_TOKENS`): the synopsis and the head/tail entries come from the entries
+ * `scanJsonTop` found, each parsed alone, so the cost is one linear scan plus what is shown.
+ * `undefined` (the text fitter takes over) when a parsed entry is not valid JSON.
+ */
+function summarizeSampled(text: string, top: JsonTop, budget: number, headShare: number): string | undefined {
+  const n = top.starts.length
+  const memo = new Map<number, unknown>()
+  // An object's entry `"key": value` parses as the one-key object {key: value}.
+  const at = (i: number): unknown => {
+    if (!memo.has(i)) {
+      const slice = text.slice(top.starts[i], top.ends[i])
+      memo.set(i, JSON.parse(top.kind === 'array' ? slice : `{${slice}}`))
+    }
+    return memo.get(i)
+  }
   try {
-    value = JSON.parse(text)
+    const picks = [...new Set([...Array.from({ length: Math.min(n, SAMPLE_EACH_END) }, (_, i) => i), ...Array.from({ length: Math.min(n, SAMPLE_EACH_END) }, (_, i) => n - 1 - i)])].sort((a, b) => a - b)
+    const sample = picks.map(at)
+    const note = `${text.length} chars: described from its first and last entries, not parsed whole`
+    let syn: string
+    let entry: (i: number, limits: RenderLimits) => string
+    let omit: (a: number, b: number) => string
+    if (top.kind === 'array') {
+      const head = `JSON array[${n}] of ${itemTypes(sample) || 'nothing'} (${note})`
+      const { objects, keys } = keyUnion(sample)
+      syn = objects === 0 ? head : `${head}; item keys (in the ${objects} sampled objects unless noted): ${joinCapped(keys, ', ', Math.max(60, Math.floor(budget * 0.3) - head.length))}`
+      entry = (i, limits) => `[${i}] ${renderCompact(at(i), limits, budget)}`
+      omit = (a, b) => `[... ${b - a + 1} items omitted: [${a}]-[${b}] ...]`
+    } else {
+      const values = sample.map((o) => Object.values(o as object)[0])
+      syn = `JSON object with ${n} keys (${note}); values of the ${sample.length} sampled keys: ${itemTypes(values)}`
+      entry = (i, limits) => {
+        const [k, v] = Object.entries(at(i) as object)[0] ?? ['', null]
+        return `${cutString(k, 60)}: ${renderCompact(v, limits, budget)}`
+      }
+      omit = (a, b) => `[... ${b - a + 1} keys omitted (keys ${a + 1}-${b + 1} of ${n}) ...]`
+    }
+    const avail = budget - syn.length - 1
+    if (avail < 40) return syn.length <= budget ? syn : undefined
+    const body = n === 0 ? (top.kind === 'array' ? '[]' : '{}') : renderHeadTail(n, entry, omit, avail, headShare)
+    return body === undefined ? syn : `${syn}\n${body}`
   } catch {
     return undefined
   }
-  if (value === null || typeof value !== 'object') return undefined
-  return summarizeValue(value, text.length, budget, share, opts.headShare)
 }
 
 /** {@link summarizeJson} for an already parsed value. */

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { detectKind } from '../../detect/detect.js'
-import { trimResult } from '../../trim/trim.js'
+import { trimResult } from '../../pipeline/trim-result.js'
 import { parseSearch } from './parse.js'
 import { summarizeSearch } from './search.js'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { trimResult } from '../../trim/trim.js'
+import { trimResult } from '../../pipeline/trim-result.js'
 import { trimTerminalJson } from './terminal.js'
 
 const output = Array.from({ length: 3000 }, (_, i) => (i === 2990 ? '\x1b[31mERROR: tests failed\x1b[0m' : `step ${i} "quoted" ok`)).join('\n') + '\nexit 1\n'

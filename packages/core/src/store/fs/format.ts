@@ -9,16 +9,15 @@ export interface BlobHeader {
   meta: BlobMeta
 }
 
-/** `SPWB` + u32 header length + header JSON + data, in one buffer written by one rename. */
-export function encodeBlobFile(data: Uint8Array, meta: BlobMeta): Uint8Array {
+/** `SPWB` + u32 header length + header JSON, then the data: the two parts of a blob file (written one after the other, then renamed into place). */
+export function blobFileParts(data: Uint8Array, meta: BlobMeta): [Uint8Array, Uint8Array] {
   const header = new TextEncoder().encode(JSON.stringify({ v: 1, bytes: data.length, meta } satisfies BlobHeader))
-  const out = new Uint8Array(8 + header.length + data.length)
-  const view = new DataView(out.buffer)
+  const head = new Uint8Array(8 + header.length)
+  const view = new DataView(head.buffer)
   view.setUint32(0, MAGIC)
   view.setUint32(4, header.length)
-  out.set(header, 8)
-  out.set(data, 8 + header.length)
-  return out
+  head.set(header, 8)
+  return [head, data]
 }
 
 /** Length of the header JSON, or `undefined` when the first 8 bytes are not a blob file's. */

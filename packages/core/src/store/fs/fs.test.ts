@@ -1,7 +1,8 @@
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, readFileSync, truncateSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, readFileSync, truncateSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { SpillwayError } from '../../errors.js'
 import { testStorageAdapter, testMeta } from '../testing/index.js'
 import type { StorageAdapter } from '../types.js'
 import { fsStore } from './index.js'
@@ -43,13 +44,24 @@ testStorageAdapter({
 })
 
 describe('fsStore specifics', () => {
-  it('never serves a truncated or foreign file: it reads as absent', async () => {
+  it('never serves a truncated, emptied or foreign file as a blob: it reads as damaged (integrity), not absent', async () => {
     const { store, dir } = fresh()
+    const damaged = async (p: Promise<unknown>): Promise<void> => {
+      const err = await p.then(() => undefined, (e: unknown) => e)
+      expect(SpillwayError.is(err) && err.code === 'integrity', String(err)).toBe(true)
+    }
     await store.put('0123456789ab', enc('x'.repeat(1000)), testMeta())
     truncateSync(join(dir, 'blobs', '0123456789ab'), 500)
-    expect(await store.get('0123456789ab')).toBeUndefined()
+    await damaged(store.get('0123456789ab'))
+    await damaged(store.getRange!('0123456789ab', 0, 10))
     writeFileSync(join(dir, 'blobs', 'abcdefabcdef'), 'not a blob file', { mode: 0o600 })
-    expect(await store.get('abcdefabcdef')).toBeUndefined()
+    await damaged(store.get('abcdefabcdef'))
+    writeFileSync(join(dir, 'blobs', 'abcdefabcde0'), '', { mode: 0o600 })
+    await damaged(store.get('abcdefabcde0'))
+    // Damaged files are listed (with their file size), so sweeps and the cap can remove them.
+    const listed = new Set<string>()
+    for await (const b of store.list()) listed.add(b.id)
+    expect([...listed].sort()).toEqual(['0123456789ab', 'abcdefabcde0', 'abcdefabcdef'])
     rmSync(join(dir, '..'), { recursive: true, force: true })
   })
 
@@ -107,6 +119,56 @@ describe('fsStore specifics', () => {
   })
 })
 
+describe('fsStore recovery and folder safety (issue 12)', () => {
+  it('recovers when its folder is removed while running: later puts re-create it and store', async () => {
+    const { store, dir } = fresh()
+    await store.put('0123456789ab', enc('first'), testMeta())
+    rmSync(dir, { recursive: true, force: true })
+    await store.put('0123456789ac', enc('second'), testMeta())
+    await store.putEntry!('s', { id: '0123456789ac', tool: 't', kind: 'text', chars: 6, lines: 1, createdAt: 1 })
+    expect(new TextDecoder().decode(await store.get('0123456789ac'))).toBe('second')
+    expect((await store.getEntry!('s', '0123456789ac'))?.tool).toBe('t')
+    expect(statSync(dir).mode & 0o777).toBe(0o700)
+    rmSync(join(dir, '..'), { recursive: true, force: true })
+  })
+
+  it('retries a failed first use instead of caching the failure', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'spillway-fs-'))
+    const blocker = join(parent, 'file')
+    writeFileSync(blocker, 'x')
+    const dir = join(blocker, 'store') // under a file: the first use fails
+    const store = fsStore({ dir })
+    await expect(store.put('0123456789ab', enc('v'), testMeta())).rejects.toThrow(/store/)
+    rmSync(blocker)
+    await store.put('0123456789ab', enc('v'), testMeta())
+    expect(new TextDecoder().decode(await store.get('0123456789ab'))).toBe('v')
+    rmSync(parent, { recursive: true, force: true })
+  })
+
+  it('never chmods a folder it did not create, and refuses one other users can write to', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'spillway-fs-'))
+    const mine = join(parent, 'mine')
+    mkdirSync(mine, { mode: 0o755 })
+    chmodSync(mine, 0o755)
+    await fsStore({ dir: mine }).put('0123456789ab', enc('v'), testMeta())
+    expect(statSync(mine).mode & 0o777).toBe(0o755) // left as it was
+    expect(statSync(join(mine, 'blobs')).mode & 0o777).toBe(0o700) // what it made is private
+    const open = join(parent, 'open')
+    mkdirSync(open)
+    chmodSync(open, 0o777)
+    await expect(fsStore({ dir: open }).put('0123456789ab', enc('v'), testMeta())).rejects.toThrow(/writable by other users \(mode 0777\)/)
+    expect(readdirSync(open)).toEqual([]) // nothing written there
+    rmSync(parent, { recursive: true, force: true })
+  })
+
+  it('fails with a clear error, fast, on a folder that cannot be made (/proc/x)', async () => {
+    if (process.platform !== 'linux') return
+    const started = Date.now()
+    await expect(fsStore({ dir: '/proc/spillway-x/store' }).put('0123456789ab', enc('v'), testMeta())).rejects.toThrow(/could not create the store folder \/proc\/spillway-x/)
+    expect(Date.now() - started).toBeLessThan(5_000)
+  }, 10_000)
+})
+
 describe('session folder names', () => {
   it('are escaped, case-distinct, never reserved, and bounded in length', async () => {
     const { sessionFolder } = await import('./layout.js')
@@ -125,6 +187,19 @@ describe('session folder names', () => {
     await store.putEntry!('alice', { id: '0123456789ab', tool: 'lower', kind: 'text', chars: 1, lines: 1, createdAt: 1 })
     expect((await store.getEntry!('Alice', '0123456789ab'))?.tool).toBe('upper')
     expect((await store.getEntry!('alice', '0123456789ab'))?.tool).toBe('lower')
+    rmSync(join(dir, '..'), { recursive: true, force: true })
+  })
+
+  it('refuse session ids with lone surrogates (issue 12 item 7: user\\uD800 and user\\uDC00 shared one folder)', async () => {
+    const { store, dir } = fresh()
+    const entry = (tool: string) => ({ id: '0123456789ab', tool, kind: 'text' as const, chars: 1, lines: 1, createdAt: 1 })
+    const invalid = expect.objectContaining({ code: 'invalid_id' })
+    await expect(store.putEntry!('user\uD800', entry('high'))).rejects.toThrow(invalid)
+    await expect(store.putEntry!('user\uDC00', entry('low'))).rejects.toThrow(invalid)
+    await expect(store.getEntry!('user\uDC00', '0123456789ab')).rejects.toThrow(invalid)
+    await store.putEntry!('user\uD83D\uDE00', entry('pair')) // a whole surrogate pair is fine
+    expect((await store.getEntry!('user\uD83D\uDE00', '0123456789ab'))?.tool).toBe('pair')
+    expect(readdirSync(join(dir, 'sessions'))).toEqual(['s-user%f0%9f%98%80'])
     rmSync(join(dir, '..'), { recursive: true, force: true })
   })
 })

@@ -1,15 +1,19 @@
 import { randomBytes } from 'node:crypto'
 import { chmod, mkdir, open, readFile, readdir, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { SpillwayError } from '../../errors.js'
 import { assertSessionId, isBlobId } from '../ids.js'
 import type { BlobInfo, BlobMeta, SessionEntry, StorageAdapter } from '../types.js'
-import { decodeBlobFile, encodeBlobFile, headerLength, parseHeader } from './format.js'
+import { blobFileParts, decodeBlobFile, headerLength, parseHeader } from './format.js'
 import { FOLDERS, blobPath, entryPath, sessionFolder } from './layout.js'
 
 /** Options of {@link fsStore}. */
 export interface FsStoreOptions {
-  /** Store folder; created when missing and set to mode 0700 (as are its sub-folders). Several processes may share it. */
+  /**
+   * Store folder; created (mode 0700, as are its sub-folders) when missing. An existing folder is
+   * used as it is (never chmodded), but refused when other users may write to it (group/world
+   * writable). Several processes may share it.
+   */
   dir: string
   /** A temp file of a live process older than this is removed by `cleanup`, in ms. @default 3600000 (1 h) */
   staleTempMs?: number
@@ -57,8 +61,7 @@ export function fsStore(options: FsStoreOptions): StorageAdapter {
 
   const ensureDir = async (path: string): Promise<void> => {
     if (made.has(path)) return
-    await mkdir(path, { recursive: true, mode: 0o700 })
-    await chmod(path, 0o700) // mkdir leaves an existing folder's mode alone
+    await makeDir(path)
     made.add(path)
   }
 
@@ -86,22 +89,50 @@ export function fsStore(options: FsStoreOptions): StorageAdapter {
     return removed
   }
 
+  // A failed first use is not cached: the next call tries again (the folder may be back).
   const init = (): Promise<void> =>
     (ready ??= (async () => {
       await ensureDir(dir)
+      await assertPrivate(dir)
       for (const f of Object.values(FOLDERS)) await ensureDir(join(dir, f))
       removedAtInit = await cleanup()
-    })())
+    })().catch((err: unknown) => {
+      ready = undefined
+      made.clear()
+      throw err
+    }))
 
-  const writeAtomic = async (path: string, data: Uint8Array, folder: string): Promise<void> => {
+  const writeOnce = async (path: string, data: Uint8Array | readonly Uint8Array[], folder: string): Promise<void> => {
     await init()
     await ensureDir(folder)
     const tmp = join(tmpDir, `${process.pid}-${++seq}-${randomBytes(6).toString('hex')}.tmp`)
     try {
-      await writeFile(tmp, data, { mode: 0o600, flag: 'wx' })
+      if (data instanceof Uint8Array) await writeFile(tmp, data, { mode: 0o600, flag: 'wx' })
+      else await writeParts(tmp, data) // no joined copy of a large blob
       await rename(tmp, path)
     } catch (err) {
       await unlink(tmp).catch(() => undefined)
+      throw err
+    }
+  }
+
+  /** Writes `data` to `path` atomically; when a folder vanished (ENOENT), re-creates the folders and tries once more. */
+  const writeAtomic = async (path: string, data: Uint8Array | readonly Uint8Array[], folder: string): Promise<void> => {
+    try {
+      await writeOnce(path, data, folder)
+    } catch (err) {
+      if (SpillwayError.is(err)) throw err
+      if (isCode(err, 'ENOENT')) {
+        made.clear()
+        ready = undefined
+        try {
+          await writeOnce(path, data, folder)
+          return
+        } catch (again) {
+          if (SpillwayError.is(again)) throw again
+          err = again
+        }
+      }
       throw new SpillwayError('store', `could not write ${path}: ${(err as Error).message}`, { cause: err })
     }
   }
@@ -115,7 +146,7 @@ export function fsStore(options: FsStoreOptions): StorageAdapter {
     }
   }
 
-  const readHeader = async (path: string): Promise<{ createdAt: number; bytes: number; mtimeMs: number } | undefined> => {
+  const readHeader = async (path: string): Promise<{ createdAt: number | undefined; bytes: number; mtimeMs: number } | undefined> => {
     const fh = await open(path, 'r').catch(() => undefined)
     if (fh === undefined) return undefined
     try {
@@ -123,11 +154,11 @@ export function fsStore(options: FsStoreOptions): StorageAdapter {
       const first = new Uint8Array(8)
       await fh.read(first, 0, 8, 0)
       const n = headerLength(first)
-      if (n === undefined) return undefined
-      const buf = new Uint8Array(n)
-      await fh.read(buf, 0, n, 8)
-      const h = parseHeader(buf)
-      return h === undefined ? undefined : { createdAt: h.meta.createdAt, bytes: st.size, mtimeMs: st.mtimeMs }
+      const buf = new Uint8Array(n ?? 0)
+      if (n !== undefined) await fh.read(buf, 0, n, 8)
+      const h = n === undefined ? undefined : parseHeader(buf)
+      const createdAt = typeof h?.meta.createdAt === 'number' ? h.meta.createdAt : undefined
+      return { createdAt, bytes: st.size, mtimeMs: st.mtimeMs }
     } finally {
       await fh.close()
     }
@@ -137,14 +168,48 @@ export function fsStore(options: FsStoreOptions): StorageAdapter {
     name: `fs:${dir}`,
     async put(id: string, data: Uint8Array, meta: BlobMeta): Promise<void> {
       const path = blobPath(dir, id)
-      await writeAtomic(path, encodeBlobFile(data, meta), join(dir, FOLDERS.blobs))
+      await writeAtomic(path, blobFileParts(data, meta), join(dir, FOLDERS.blobs))
       const at = meta.createdAt / 1000
       await utimes(path, at, at).catch(() => undefined)
     },
     async get(id: string): Promise<Uint8Array | undefined> {
       const file = await readOrUndefined(blobPath(dir, id))
-      // A file that is not whole is treated as absent: the spill layer then answers "gone".
-      return file === undefined ? undefined : decodeBlobFile(file)?.data
+      if (file === undefined) return undefined
+      const whole = decodeBlobFile(file)
+      // A file that is not whole (truncated, emptied, overwritten) is damaged, not absent.
+      if (whole === undefined) throw damagedFile(id)
+      return whole.data
+    },
+    async getRange(id: string, start: number, end: number): Promise<Uint8Array | undefined> {
+      const fh = await open(blobPath(dir, id), 'r').catch((err: unknown) => {
+        if (isCode(err, 'ENOENT')) return undefined
+        throw new SpillwayError('store', `could not read blob ${id}: ${(err as Error).message}`, { cause: err })
+      })
+      if (fh === undefined) return undefined
+      try {
+        // One open file: a concurrent rename replaces the name, not what this handle reads.
+        const size = (await fh.stat()).size
+        const first = new Uint8Array(8)
+        await fh.read(first, 0, 8, 0)
+        const n = headerLength(first)
+        if (n === undefined || size < 8 + n) throw damagedFile(id)
+        const hbuf = new Uint8Array(n)
+        await fh.read(hbuf, 0, n, 8)
+        const header = parseHeader(hbuf)
+        if (header === undefined || size !== 8 + n + header.bytes) throw damagedFile(id)
+        const from = Math.min(Math.max(0, start), header.bytes)
+        const to = Math.min(Math.max(from, end), header.bytes)
+        const out = new Uint8Array(to - from)
+        let got = 0
+        while (got < out.length) {
+          const { bytesRead } = await fh.read(out, got, out.length - got, 8 + n + from + got)
+          if (bytesRead === 0) throw damagedFile(id)
+          got += bytesRead
+        }
+        return out
+      } finally {
+        await fh.close()
+      }
     },
     async has(id: string): Promise<boolean> {
       try {
@@ -165,7 +230,8 @@ export function fsStore(options: FsStoreOptions): StorageAdapter {
       for (const id of names) {
         if (!isBlobId(id)) continue
         const h = await readHeader(join(dir, FOLDERS.blobs, id))
-        if (h !== undefined) yield { id, bytes: h.bytes, createdAt: h.createdAt, lastAccessAt: Math.max(h.createdAt, h.mtimeMs) }
+        // A damaged file is listed too (size and time from the file), so sweeps and the cap remove it.
+        if (h !== undefined) yield { id, bytes: h.bytes, createdAt: h.createdAt ?? h.mtimeMs, lastAccessAt: Math.max(h.createdAt ?? 0, h.mtimeMs) }
       }
     },
     async touch(id: string, at: number): Promise<void> {
@@ -208,6 +274,58 @@ export function fsStore(options: FsStoreOptions): StorageAdapter {
     async dispose(): Promise<void> {
       made.clear()
     },
+  }
+}
+
+/** Writes `parts` one after the other into a new file (mode 0600), without joining them. */
+async function writeParts(path: string, parts: readonly Uint8Array[]): Promise<void> {
+  const fh = await open(path, 'wx', 0o600)
+  try {
+    let at = 0
+    for (const p of parts) {
+      for (let done = 0; done < p.length; ) {
+        const { bytesWritten } = await fh.write(p, done, p.length - done, at)
+        done += bytesWritten
+        at += bytesWritten
+      }
+    }
+  } finally {
+    await fh.close()
+  }
+}
+
+const damagedFile = (id: string): SpillwayError => new SpillwayError('integrity', `blob ${id} is damaged: its file is not whole`)
+
+/**
+ * Creates `path` and any missing parent (mode 0700) one level at a time: Node's recursive `mkdir`
+ * spins forever on some virtual file systems (`/proc/x`); this fails with a clear error instead.
+ * Existing folders are left as they are (never chmodded).
+ */
+async function makeDir(path: string): Promise<void> {
+  try {
+    if ((await stat(path)).isDirectory()) return
+    throw new SpillwayError('store', `the store path ${path} exists but is not a folder`)
+  } catch (err) {
+    if (SpillwayError.is(err)) throw err
+    if (!isCode(err, 'ENOENT')) throw new SpillwayError('store', `cannot use the store folder ${path}: ${(err as Error).message}`, { cause: err })
+  }
+  const parent = dirname(path)
+  if (parent !== path) await makeDir(parent)
+  try {
+    await mkdir(path, { mode: 0o700 })
+    await chmod(path, 0o700) // mkdir's mode is masked by the umask; this folder is ours
+  } catch (err) {
+    if (isCode(err, 'EEXIST')) return
+    throw new SpillwayError('store', `could not create the store folder ${path}: ${(err as Error).message}`, { cause: err })
+  }
+}
+
+/** Refuses a store folder other users may write to (they could plant or swap blobs). */
+async function assertPrivate(dir: string): Promise<void> {
+  if (process.platform === 'win32') return
+  const mode = (await stat(dir)).mode & 0o777
+  if ((mode & 0o022) !== 0) {
+    throw new SpillwayError('store', `the store folder ${dir} is writable by other users (mode ${mode.toString(8).padStart(4, '0')}); use a private folder (chmod 700 ${dir}, or another dir)`)
   }
 }
 

@@ -146,6 +146,50 @@ export function testStorageAdapter(opts: StorageAdapterTestOptions): void {
       expect(info?.createdAt).toBe(1_000_000)
     })
 
+    describe('getRange (when supported)', () => {
+      it('returns exactly bytes [start, end) of what was put, shorter at the end, empty past it', async () => {
+        if (store.getRange === undefined) return
+        const id = hexId(20)
+        expect(await store.getRange(id, 0, 10)).toBeUndefined()
+        const big = new Uint8Array(1_000_003)
+        for (let i = 0; i < big.length; i++) big[i] = (i * 31 + 7) & 255
+        await store.put(id, big, testMeta())
+        for (const [a, b] of [[0, 16], [16, 4096], [999_990, 1_000_003], [500_000, 500_001], [0, 1_000_003]] as const) {
+          const got = await store.getRange(id, a, b)
+          expect(got?.length, `${a}-${b}`).toBe(b - a)
+          expect(got!.every((x, i) => x === big[a + i]), `${a}-${b}`).toBe(true)
+        }
+        expect((await store.getRange(id, 999_999, 2_000_000))?.length).toBe(4)
+        expect((await store.getRange(id, 2_000_000, 2_000_010))?.length).toBe(0)
+        await store.put(hexId(21), new Uint8Array(0), testMeta())
+        expect((await store.getRange(hexId(21), 0, 16))?.length).toBe(0)
+      })
+
+      it('refuses malformed ids', async () => {
+        if (store.getRange === undefined) return
+        for (const id of HOSTILE_IDS) await expectInvalidId(store.getRange(id, 0, 1))
+      })
+
+      it('each call sees the bytes of one put while the value is rewritten', async () => {
+        if (store.getRange === undefined) return
+        const id = hexId(22)
+        const a = new Uint8Array(300_000).fill(0x61)
+        const b = new Uint8Array(300_000).fill(0x62)
+        await store.put(id, a, testMeta())
+        const reads = async (): Promise<void> => {
+          for (let i = 0; i < 30; i++) {
+            const got = await store.getRange!(id, 1_000, 200_000)
+            expect(got?.length).toBe(199_000)
+            expect(got!.every((x) => x === got![0])).toBe(true)
+          }
+        }
+        const writes = async (): Promise<void> => {
+          for (let i = 0; i < 30; i++) await store.put(id, i % 2 ? a : b, testMeta())
+        }
+        await Promise.all([reads(), writes(), reads()])
+      })
+    })
+
     describe('session index (when supported)', () => {
       const supported = (): boolean => store.putEntry !== undefined && store.getEntry !== undefined && store.deleteEntry !== undefined && store.listEntries !== undefined
 

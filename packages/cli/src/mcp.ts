@@ -1,0 +1,144 @@
+import { readFileSync } from 'node:fs'
+import { basename } from 'node:path'
+import { parseArgs } from 'node:util'
+import type { DisclosureMode } from '@spillway/core'
+import type { UpstreamSpec } from '@spillway/mcp'
+import { EXIT, UsageError, write, type CliIO } from './io.js'
+import { openStore } from './store.js'
+
+/** Options of `spillway mcp`, as `node:util` `parseArgs` reads them. */
+export const MCP_OPTIONS = {
+  url: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  config: { type: 'string' },
+  name: { type: 'string' },
+  listen: { type: 'string' },
+  dir: { type: 'string' },
+  store: { type: 'string' },
+  'max-chars': { type: 'string' },
+  'context-window': { type: 'string' },
+  defer: { type: 'string' },
+  expose: { type: 'string' },
+  timeout: { type: 'string' },
+  'keep-output-schemas': { type: 'boolean' },
+  quiet: { type: 'boolean' },
+} as const
+
+type McpValues = ReturnType<typeof parseArgs<{ options: typeof MCP_OPTIONS; allowPositionals: true }>>['values']
+
+function positiveInt(v: string | undefined, name: string): number | undefined {
+  if (v === undefined) return undefined
+  const n = Number(v)
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be an integer >= 1, got "${v}"`)
+  return n
+}
+
+/** `KEY: VALUE` headers of `--header`. */
+function headers(list: readonly string[] | undefined): Record<string, string> | undefined {
+  if (list === undefined) return undefined
+  const out: Record<string, string> = {}
+  for (const h of list) {
+    const i = h.indexOf(':')
+    if (i <= 0) throw new UsageError(`--header must look like "Name: value", got "${h}"`)
+    out[h.slice(0, i).trim()] = h.slice(i + 1).trim()
+  }
+  return out
+}
+
+/** `HOST:PORT` of `--listen` (loopback unless a host is given). */
+export function parseListen(v: string): { host: string; port: number } {
+  const m = /^(?:(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):)?(\d{1,5})$/.exec(v)
+  const port = Number(m?.[2])
+  if (m === null || port > 65535) throw new UsageError(`--listen must be HOST:PORT or PORT, got "${v}"`)
+  return { host: (m[1] ?? '127.0.0.1').replace(/^\[|\]$/g, ''), port }
+}
+
+/** The upstream servers named on the command line: `-- command args`, `--url`, or `--config FILE`. */
+export async function upstreamsOf(values: McpValues, positionals: string[]): Promise<UpstreamSpec[]> {
+  const given = [positionals.length > 0, values.url !== undefined, values.config !== undefined].filter(Boolean).length
+  if (given !== 1) throw new UsageError('give exactly one upstream: "-- <command> [args...]", --url URL, or --config FILE')
+  if (values.config !== undefined) {
+    const { parseMcpServersConfig } = await import('@spillway/mcp')
+    let json: unknown
+    try {
+      json = JSON.parse(readFileSync(values.config, 'utf8'))
+    } catch (err) {
+      throw new UsageError(`--config ${values.config}: ${(err as Error).message}`)
+    }
+    try {
+      return parseMcpServersConfig(json)
+    } catch (err) {
+      throw new UsageError(`--config ${values.config}: ${(err as Error).message.replace(/^spillway: /, '')}`)
+    }
+  }
+  if (values.url !== undefined) {
+    try {
+      new URL(values.url)
+    } catch {
+      throw new UsageError(`--url must be an http(s) URL, got "${values.url}"`)
+    }
+    const h = headers(values.header)
+    return [{ name: values.name ?? new URL(values.url).hostname, url: values.url, ...(h !== undefined ? { headers: h } : {}) }]
+  }
+  const [command, ...args] = positionals as [string, ...string[]]
+  return [{ name: values.name ?? basename(command).replace(/\.[cm]?[jt]s$/, ''), command, args }]
+}
+
+
+/**
+ * `spillway mcp [options] -- <command> [args...]`: spillway in front of an MCP server, served
+ * over stdio (or Streamable HTTP with --listen). Runs until the host goes away or a signal comes.
+ */
+export async function runMcp(argv: string[], io: CliIO, parse: (args: string[], options: typeof MCP_OPTIONS) => { values: McpValues; positionals: string[] }): Promise<number> {
+  const { values, positionals } = parse(argv, MCP_OPTIONS)
+  const defer = values.defer ?? 'auto'
+  if (defer !== 'auto' && defer !== 'on' && defer !== 'off') throw new UsageError(`--defer must be auto, on or off, got "${defer}"`)
+  const maxChars = positiveInt(values['max-chars'], 'max-chars')
+  const contextWindow = positiveInt(values['context-window'], 'context-window')
+  const timeout = positiveInt(values.timeout, 'timeout')
+  const listen = values.listen !== undefined ? parseListen(values.listen) : undefined
+  const upstreams = await upstreamsOf(values, positionals)
+  const expose = values.expose?.split(',').map((s) => s.trim()).filter((s) => s !== '') ?? []
+
+  const { createMcpProxy, createSpillwayPool, serveHttp, serveStdio } = await import('@spillway/mcp')
+  if (values.store !== undefined && values.dir !== undefined) throw new UsageError('give --store or --dir, not both')
+  // The CLI's one store rule: --store/--dir, else $SPILLWAY_STORE, else the fs store in the user's cache folder.
+  const store = await openStore(values.store ?? values.dir, io.env)
+  const pool = createSpillwayPool({ store, ...(maxChars !== undefined ? { maxChars } : {}), ...(contextWindow !== undefined ? { contextWindow } : {}) })
+  const warn = (m: string): void => {
+    if (!values.quiet) io.stderr.write(`spillway mcp: ${m}\n`)
+  }
+  const proxyFor = (sessionId: string) =>
+    createMcpProxy({
+      upstreams,
+      store,
+      pool,
+      sessionId,
+      defer: defer as DisclosureMode,
+      expose,
+      ...(contextWindow !== undefined ? { contextWindow } : {}),
+      ...(timeout !== undefined ? { requestTimeoutMs: timeout } : {}),
+      ...(values['keep-output-schemas'] ? { keepOutputSchemas: true } : {}),
+      // The upstream's stderr is the user's log (Claude Desktop shows it); keep it unless --quiet.
+      upstreamStderr: values.quiet ? 'ignore' : 'inherit',
+      onWarning: warn,
+    })
+
+  const served = listen !== undefined ? await serveHttp(proxyFor, listen) : await serveStdio(proxyFor(crypto.randomUUID()), { stdin: io.stdin, stdout: io.stdout })
+  if ('url' in served) warn(`listening on ${served.url as string}`)
+  const stop = (): void => void served.close()
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+  process.once('SIGHUP', stop)
+  try {
+    await served.closed
+  } finally {
+    process.off('SIGINT', stop)
+    process.off('SIGTERM', stop)
+    process.off('SIGHUP', stop)
+    await pool.dispose()
+    await store.dispose?.()
+  }
+  await write(io.stderr, '')
+  return EXIT.ok
+}

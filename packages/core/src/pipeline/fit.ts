@@ -1,0 +1,62 @@
+import { changedSpan } from '../trim/coarse.js'
+import { charCut, fitText } from '../trim/fit.js'
+import { lineMapOf, SOURCE, type Provenance } from '../trim/provenance.js'
+import type { LineScan } from '../trim/salient.js'
+import { countLines } from '../trim/text.js'
+import type { LineRange, Profile } from '../trim/types.js'
+
+/** The source the excerpt's numbers refer to: the original, or its view, with its one scan. */
+export interface Source {
+  text: string
+  scan: LineScan
+}
+
+/** A fitted text: what it left out, and the provenance of its lines afterwards. */
+export interface Fitted {
+  text: string
+  omitted: LineRange[]
+  provenance: Provenance
+}
+
+/**
+ * Fits `text` into `budget` with the fitter. A `merged` provenance gives it a line map, so kept
+ * lines carry source numbers (and the result's lines are then the source's); lines that were
+ * rewritten have no numbers to show, so they are fitted by head and tail only and no `N: ` line
+ * can name the wrong source line. A fitter failure falls back to a plain char cut.
+ */
+export function fitStep(text: string, budget: number, profile: Profile, provenance: Provenance, source: Source, focus: readonly string[] = []): Fitted {
+  try {
+    const map = lineMapOf(provenance, source.text, source.scan.lines, source.scan.salient.map((s) => s.line))
+    const numbered = provenance.kind === 'source' || map !== undefined
+    const fitted = fitText(text, budget, numbered ? profile : { ...profile, salient: false }, text === source.text && provenance.kind === 'source' ? source.scan : undefined, map, focus)
+    return { text: fitted.text, omitted: fitted.omitted, provenance: map !== undefined ? SOURCE : dropTerminal(provenance) }
+  } catch {
+    const cut = charCut(text, budget, 0.5, countLines(text))
+    return { text: cut.text, omitted: cut.omitted, provenance: dropTerminal(provenance) }
+  }
+}
+
+/** The fit cut the terminal filter's output: its ranges no longer hold. */
+const dropTerminal = (p: Provenance): Provenance => (p.kind === 'rewritten' && p.terminal !== undefined ? { kind: 'rewritten' } : p)
+
+/**
+ * Lines left out, in the source's numbers, and whether exactly: the fitter's ranges when the
+ * lines are the source's; the terminal filter's; none when runs were merged (each shown with its
+ * count) and nothing was fitted; else one coarse range between the excerpt's verbatim first and
+ * last lines (see `TrimOutcome.omittedExact`).
+ */
+export function omittedLines(provenance: Provenance, fitted: LineRange[] | undefined, source: Source, excerpt: string): { omitted: LineRange[]; omittedExact: boolean } {
+  if (provenance.kind === 'source') return { omitted: fitted ?? [], omittedExact: true }
+  if (provenance.kind === 'rewritten' && provenance.terminal !== undefined) return { omitted: [...provenance.terminal], omittedExact: true }
+  if (provenance.kind === 'merged' && fitted === undefined) return { omitted: [], omittedExact: true }
+  const span = safeSpan(source.text, excerpt, source.scan.lines)
+  return { omitted: span !== undefined ? [span] : [], omittedExact: false }
+}
+
+function safeSpan(source: string, excerpt: string, lines: number): LineRange | undefined {
+  try {
+    return changedSpan(source, excerpt, lines)
+  } catch {
+    return { start: 1, end: Math.max(1, lines), chars: Math.max(0, source.length - excerpt.length) }
+  }
+}

@@ -1,0 +1,50 @@
+import fc from 'fast-check'
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_CHARS_PER_TOKEN } from '../trim/tokens.js'
+import { trimResult } from './trim-result.js'
+
+const o200k = (text: string): number => (text === '' ? 0 : countTokens(text))
+
+const lineArb = fc.oneof(
+  fc.string({ maxLength: 80 }),
+  fc.string({ unit: 'grapheme', maxLength: 30 }),
+  fc.constantFrom('ERROR: build failed at step 3', '    at com.example.Foo.bar(Foo.java:42)', '[INFO] Downloading 12.3 MB', '日本語のログ行です', '🙂🙂🙂 done', ''),
+)
+const textArb = fc.array(lineArb, { maxLength: 400 }).map((ls) => ls.join('\n'))
+
+describe('maxTokens', () => {
+  it('property: with a real tokenizer (o200k) the excerpt holds the token budget exactly', () => {
+    fc.assert(
+      fc.property(textArb, fc.integer({ min: 0, max: 1500 }), fc.constantFrom('terminal', 'read_file', 'web_fetch'), (text, maxTokens, tool) => {
+        const out = trimResult(text, { tool, maxTokens, tokenizer: o200k })
+        expect(o200k(out.text)).toBeLessThanOrEqual(maxTokens)
+        expect(out.maxTokens).toBe(maxTokens)
+        if (o200k(text) <= maxTokens) expect(out.text).toBe(text) // within budget: byte-identical
+      }),
+      { numRuns: 120 },
+    )
+  })
+
+  it('holds both budgets when maxChars is given too', () => {
+    const log = Array.from({ length: 3000 }, (_, i) => (i % 97 === 0 ? `ERROR step ${i} failed` : `ok ${i} ${'x'.repeat(i % 50)}`)).join('\n')
+    const out = trimResult(log, { tool: 'terminal', maxTokens: 2000, maxChars: 3000, tokenizer: o200k })
+    expect(out.text.length).toBeLessThanOrEqual(3000)
+    expect(o200k(out.text)).toBeLessThanOrEqual(2000)
+    const byTokens = trimResult(log, { tool: 'terminal', maxTokens: 500, tokenizer: o200k })
+    expect(o200k(byTokens.text)).toBeLessThanOrEqual(500)
+    expect(o200k(byTokens.text)).toBeGreaterThan(350) // uses the budget, not far below it
+  })
+
+  it('without a tokenizer, budgets chars at DEFAULT_CHARS_PER_TOKEN per token', () => {
+    const log = 'line of a build log\n'.repeat(5000)
+    const out = trimResult(log, { tool: 'terminal', maxTokens: 1000 })
+    expect(out.maxChars).toBe(1000 * DEFAULT_CHARS_PER_TOKEN)
+    expect(out.text.length).toBeLessThanOrEqual(1000 * DEFAULT_CHARS_PER_TOKEN)
+  })
+
+  it('a tokenizer that throws still gives a text within budget, never an exception', () => {
+    const out = trimResult('x'.repeat(10_000), { maxTokens: 10, tokenizer: () => { throw new Error('boom') } })
+    expect(out.text).toBe('')
+  })
+})

@@ -1,0 +1,29 @@
+import { DEFAULT_CHARS_PER_TOKEN } from '../trim/tokens.js'
+
+/** Most re-fits a token budget may take before settling for an empty text. */
+const MAX_ROUNDS = 24
+
+/**
+ * The largest output of `render` (called with shrinking char budgets) whose token count is at
+ * most `maxTokens`: starts at `startChars`, and while the tokenizer counts too many, retries
+ * with the budget scaled by `maxTokens / counted` (and always at least one char less), so it
+ * holds exactly in tokens whatever the text. After {@link MAX_ROUNDS} it renders with budget 0.
+ * `count` must never throw (callers wrap the user's tokenizer).
+ */
+export function fitTokens<T>(render: (maxChars: number) => T, textOf: (t: T) => string, maxTokens: number, count: (text: string) => number, startChars: number): T {
+  let chars = Math.max(0, Math.floor(startChars))
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const out = render(chars)
+    const tokens = count(textOf(out))
+    if (tokens <= maxTokens) return out
+    if (chars === 0) return out // a tokenizer that counts tokens in '': nothing smaller exists
+    chars = Math.min(chars - 1, Math.floor((chars * maxTokens) / tokens * 0.97))
+    chars = Math.max(0, chars)
+  }
+  return render(0)
+}
+
+/** The char budget a token budget gives without a tokenizer: {@link DEFAULT_CHARS_PER_TOKEN} per token. */
+export function charsForTokens(maxTokens: number): number {
+  return Math.max(0, Math.floor(maxTokens * DEFAULT_CHARS_PER_TOKEN))
+}

@@ -1,0 +1,155 @@
+import { SpillwayError } from '../errors.js'
+import { stripAnsi } from '../filters/ansi/index.js'
+import type { BlobMeta, StorageAdapter } from '../store/types.js'
+import { lineView, type LineView } from '../trim/view.js'
+import { buildBlob, compactBlob, openBlob, verifyAll, type BlobInput, type BuiltBlob, type DeriveBody } from './format/index.js'
+import { blobReader, chunkCache, type BlobReader } from './reader.js'
+
+/**
+ * The text `range`/`grep`/offsets read, when it is not the raw result: the text inside JSON
+ * ({@link lineView}) and/or the text with ANSI escape codes removed, as the excerpt shows it.
+ * Carriage returns are kept (progress-frame collapsing is for the excerpt only): every char the
+ * tool returned stays reachable.
+ */
+export function bodyOf(text: string, view: LineView | undefined): BlobInput['body'] {
+  const lined = view?.text ?? text
+  const stripped = stripAnsi(lined)
+  if (view === undefined && stripped === undefined) return undefined
+  return { text: stripped ?? lined, path: view?.path ?? null, cleaned: stripped !== undefined ? 'ANSI codes' : '' }
+}
+
+const deriveBody: DeriveBody = (text) => bodyOf(text, lineView(text))
+
+/** What {@link BlobLayer.open} answers. */
+export type Opened = { status: 'ok'; reader: BlobReader } | { status: 'absent' } | { status: 'damaged'; reason: string }
+
+/** The spill layer's side of the blob format: writes (deduplicated, repaired, compacted later) and opens blobs. */
+export interface BlobLayer {
+  /**
+   * Stores `input` under the shortest free id prefix of its SHA-256 (12 hex, longer on a collision).
+   * A stored copy is trusted only after it verifies; a damaged one is rewritten. Returns the id and
+   * the bytes this call added (0 when a good copy was there).
+   */
+  write(input: BlobInput | Promise<BuiltBlob>, meta: Omit<BlobMeta, 'sha256'>): Promise<{ id: string; added: number }>
+  open(id: string): Promise<Opened>
+  /** Forgets what this process knows of `id` (after a delete). */
+  forget(id: string): void
+  /** Resolves when every background compaction has finished. */
+  idle(): Promise<void>
+  clear(): void
+}
+
+/** Options of {@link blobLayer}. */
+export interface BlobLayerOptions {
+  /** Compress chunks at rest, after the raw blob is stored. */
+  compress: boolean
+  /** Decoded chunks kept in memory, in chars. */
+  cacheChars: number
+  /** Told when a compaction changed a blob's stored size (`delta` bytes, negative when it shrank). */
+  onResize?(id: string, delta: number): void
+}
+
+/**
+ * Writes go in two steps: the blob with raw chunks is stored before `write` resolves (so a handle
+ * never leads nowhere, and a failing store is known at once); the compressed form replaces it in
+ * the background, one blob at a time (every put is atomic, so a reader sees one whole form or the
+ * other, and a reader that opened the raw form re-opens on the first chunk that fails to verify).
+ */
+export function blobLayer(store: StorageAdapter, opts: BlobLayerOptions): BlobLayer {
+  const cache = chunkCache(opts.cacheChars)
+  const knownSha = new Map<string, string>() // id -> sha256 this process wrote or verified
+  const readers = new Map<string, BlobReader>()
+  let queue: Promise<void> = Promise.resolve()
+  const compacting = new Map<string, Promise<void>>() // id -> its compaction (readers in this process wait for it)
+
+  const remember = (id: string, sha: string): void => {
+    if (knownSha.size > 10_000) knownSha.clear()
+    knownSha.set(id, sha)
+  }
+  const forget = (id: string): void => {
+    knownSha.delete(id)
+    readers.delete(id)
+    cache.drop(`${id}:`)
+  }
+
+  /** `openBlob`, with a store's own "this file is damaged" error (`integrity`) answered as damaged. */
+  const openSafely = async (id: string): Promise<Awaited<ReturnType<typeof openBlob>>> => {
+    try {
+      return await openBlob(store, id, deriveBody)
+    } catch (err) {
+      if (SpillwayError.is(err) && err.code === 'integrity') return { status: 'damaged', reason: err.message }
+      throw err
+    }
+  }
+
+  const open = async (id: string): Promise<Opened> => {
+    await compacting.get(id)
+    const cached = readers.get(id)
+    if (cached !== undefined) {
+      if (await store.has(id)) return { status: 'ok', reader: cached }
+      forget(id)
+      return { status: 'absent' }
+    }
+    const o = await openSafely(id)
+    if (o.status !== 'ok') return o
+    const reader = blobReader(o.blob, cache)
+    if (readers.size > 64) readers.clear()
+    readers.set(id, reader)
+    return { status: 'ok', reader }
+  }
+
+  return {
+    async write(input, meta) {
+      const built = input instanceof Promise ? await input : await buildBlob(input)
+      const sha = built.sha256
+      for (let len = 12; len <= 64; len += 4) {
+        const id = sha.slice(0, len)
+        if (knownSha.get(id) === sha && (await store.has(id))) {
+          await store.touch?.(id, meta.createdAt)
+          return { id, added: 0 }
+        }
+        if (await store.has(id)) {
+          const o = await openSafely(id)
+          if (o.status === 'ok' && o.blob.manifest.sha256 !== sha) continue // same prefix, other content: a longer id
+          if (o.status === 'ok' && (await verifyAll(o.blob))) {
+            remember(id, sha)
+            await store.touch?.(id, meta.createdAt)
+            return { id, added: 0 }
+          }
+          // Damaged (or unreadable) copy: rewrite it below, so re-running the tool repairs it.
+          forget(id)
+        }
+        await store.put(id, built.bytes, { ...meta, sha256: sha })
+        remember(id, sha)
+        readers.delete(id)
+        cache.drop(`${id}:`)
+        if (opts.compress) {
+          const done = (queue = queue.then(async () => {
+            try {
+              const packed = await compactBlob(built)
+              if (packed.length >= built.bytes.length || !(await store.has(id))) return
+              await store.put(id, packed, { ...meta, sha256: sha })
+              readers.delete(id)
+              opts.onResize?.(id, packed.length - built.bytes.length)
+            } catch {
+              // the raw form stays: valid, only larger
+            } finally {
+              if (compacting.get(id) === done) compacting.delete(id)
+            }
+          }))
+          compacting.set(id, done)
+        }
+        return { id, added: built.bytes.length }
+      }
+      throw new SpillwayError('integrity', 'every id prefix of this result is taken by other content')
+    },
+    open,
+    forget,
+    idle: () => queue,
+    clear() {
+      cache.clear()
+      readers.clear()
+      knownSha.clear()
+    },
+  }
+}

@@ -1,0 +1,37 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createStorage } from 'unstorage'
+import fsDriver from 'unstorage/drivers/fs'
+import memoryDriver from 'unstorage/drivers/memory'
+import { expect, it } from 'vitest'
+import { createSpillway } from '../spill/index.js'
+import { testStorageAdapter } from './testing/index.js'
+import { unstorageStore } from './unstorage.js'
+
+testStorageAdapter({ name: 'unstorage (memory driver)', create: () => unstorageStore(createStorage({ driver: memoryDriver() })) })
+
+const dirs = new Map<object, string>()
+testStorageAdapter({
+  name: 'unstorage (fs driver)',
+  create: () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spillway-unstorage-'))
+    const store = unstorageStore(createStorage({ driver: fsDriver({ base: dir }) }))
+    dirs.set(store, dir)
+    return store
+  },
+  cleanup: (store) => rmSync(dirs.get(store)!, { recursive: true, force: true }),
+  additionalTests(current) {
+    it('serves spilled results through createSpillway, per session', async () => {
+      const sw = createSpillway({ store: current(), maxChars: 500 })
+      const text = Array.from({ length: 300 }, (_, i) => (i === 150 ? 'FATAL disk full' : `ok ${i}`)).join('\n')
+      const out = await sw.handle({ tool: 'terminal', result: text, sessionId: 'a' })
+      const id = out.handle!.id
+      expect((await sw.fetch({ id, mode: 'grep', pattern: 'FATAL' }, { sessionId: 'a' })).text).toContain('FATAL disk full')
+      // Another spillway over the same storage (another process) sees the session index.
+      const other = createSpillway({ store: current(), maxChars: 500 })
+      expect((await other.fetch({ id, mode: 'grep', pattern: 'FATAL' }, { sessionId: 'a' })).ok).toBe(true)
+      expect((await other.fetch({ id, mode: 'grep', pattern: 'FATAL' }, { sessionId: 'b' })).ok).toBe(false)
+    })
+  },
+})

@@ -1,0 +1,68 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { scanLines } from './salient.js'
+import { focusTerms, lineTemplate, weighSalient } from './weigh.js'
+
+const weigh = (text: string) => weighSalient(text, scanLines(text, true).salient)
+
+describe('lineTemplate', () => {
+  it('masks numbers, hex, quoted strings and paths', () => {
+    expect(lineTemplate('ERROR 42 at 0xdeadbeef in "foo bar" /src/a/b.ts:12')).toBe(lineTemplate('ERROR 7 at 0x12345678 in "baz" /lib/c.ts:99'))
+    expect(lineTemplate('warning: unused variable x')).not.toBe(lineTemplate('error: cannot find symbol x'))
+  })
+  it('never throws and is deterministic', () => {
+    fc.assert(fc.property(fc.string({ maxLength: 300 }), (s) => {
+      expect(lineTemplate(s)).toBe(lineTemplate(s))
+    }))
+  })
+})
+
+describe('weighSalient', () => {
+  it('a repeated warning loses a point between its first and last copy; a one-off failure keeps its score', () => {
+    const lines = ['[WARNING] deprecated API in Foo1.java']
+    for (let i = 2; i <= 40; i++) lines.push(`[WARNING] deprecated API in Foo${i}.java`)
+    lines.splice(20, 0, 'ERROR: could not resolve dependency com.acme:lib:1.2')
+    const text = lines.join('\n')
+    const before = new Map(scanLines(text, true).salient.map((s) => [s.line, s.score]))
+    const after = new Map(weigh(text).map((s) => [s.line, s.score]))
+    expect(after.get(21)).toBe(before.get(21)) // the one-off error
+    expect(after.get(1)).toBe(before.get(1)) // first copy
+    expect(after.get(41)).toBe(before.get(41)) // last copy
+    expect(after.get(10)).toBe(Math.max(1, before.get(10)! - 1))
+  })
+
+  it('a repeated header followed by different lines is not a repeat (minitest "Error:" blocks)', () => {
+    const text = ['Error:', 'FooTest#test_a:', 'ArgumentError: x', 'Error:', 'FooTest#test_b:', 'ArgumentError: y', 'Error:', 'FooTest#test_c:', 'ArgumentError: z'].join('\n')
+    const before = new Map(scanLines(text, true).salient.map((s) => [s.line, s.score]))
+    for (const s of weigh(text)) expect(s.score).toBe(before.get(s.line))
+  })
+
+  it.each([
+    ['Surefire', 'Results :\n\nFailed tests: \n  FooTest.testBar:42 expected:<1> but was:<2>\n  FooTest.testBaz:50 null\n\nTests run: 3', [4, 5]],
+    ['CTest', 'The following tests FAILED:\n\t  1 - parser_test (Failed)\n\t  4 - io_test (SEGFAULT)\nErrors while running CTest', [2, 3]],
+    ['xcodebuild', 'Failing tests:\n\tAppTests.testLogin()\n\tAppTests.testLogout()\n\n** TEST FAILED **', [2, 3]],
+    ['cargo', 'failures:\n    tests::parses_empty\n    tests::parses_unicode\n\ntest result: FAILED. 10 passed; 2 failed', [2, 3]],
+    ['PHPUnit', 'There was 1 failure:\n\n1) Tests\\FooTest::testBar\nFailed asserting that false is true.', []],
+    ['RSpec', 'Failed examples:\n\nrspec ./spec/foo_spec.rb:10 # Foo does x', []],
+  ])('%s: the items under a failure-list header become candidates', (_name, text, items) => {
+    const lines = new Set(weigh(text as string).map((s) => s.line))
+    for (const n of items as number[]) expect(lines.has(n)).toBe(true)
+  })
+
+  it('lines holding a term of the call gain a point', () => {
+    const text = 'error: a.c:3 oops\nerror: parser.c:9 bad token'
+    const plain = weighSalient(text, scanLines(text, true).salient)
+    const focused = weighSalient(text, scanLines(text, true).salient, { focus: focusTerms({ command: 'make parser.c' }) })
+    expect(focused[1]!.score).toBe(plain[1]!.score + 1)
+    expect(focused[0]!.score).toBe(plain[0]!.score)
+  })
+})
+
+describe('focusTerms', () => {
+  it('takes words of the call, drops flags and short words, never throws', () => {
+    expect(focusTerms({ pattern: 'TimeoutError', path: './src/net/client.ts', flags: ['-n', '-i'] })).toEqual(['TimeoutError', 'src/net/client.ts'])
+    fc.assert(fc.property(fc.anything(), (a) => {
+      expect(Array.isArray(focusTerms(a))).toBe(true)
+    }))
+  })
+})

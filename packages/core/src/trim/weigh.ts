@@ -1,0 +1,218 @@
+/**
+ * Weighing salient lines by what they are in *this* text, after the keyword scan
+ * ({@link scanLines}) found them. Three rules, each independent of any one build tool:
+ *
+ * - **Template rarity** (Drain-style): a line's template is its first chars with numbers, hex,
+ *   quoted strings and paths masked. When one template repeats, its first and last occurrence
+ *   keep their score and the copies in between lose one point, so the thousandth `[ERROR]` of a
+ *   noisy build ranks below a failure that happens once.
+ * - **Failure lists**: a salient line that ends with `:` and is followed by indented or
+ *   list-shaped lines (`Failed tests:`, `Tests in error:`, `The following tests FAILED:`,
+ *   `Failing tests:`, `failures:`, `There was 1 failure:`, `The following build commands
+ *   failed:`) announces the failing items; those lines, which rarely carry a keyword themselves,
+ *   become candidates with the header's score, up to the next blank or de-indented line.
+ * - **Call focus**: lines containing a term of the call (a grep pattern, a path, a command's
+ *   words, see {@link focusTerms}) gain one point.
+ *
+ * Cost: one template per salient line (never more than the scan's limit) and a bounded look at
+ * the lines after each list header; nothing here re-reads the whole text.
+ */
+import { lineAt, nextStart } from './lines.js'
+import type { SalientLine } from './salient.js'
+
+/** Chars of a line its template is made from. */
+const TEMPLATE_CHARS = 120
+/** Chars of the next line that join a line's template (see {@link weighSalient}). */
+const NEXT_CHARS = 60
+/** Most lines a failure list adds after its header. */
+const MAX_LIST = 40
+/** A template seen more often than this is a repeat: copies between its first and last lose a point. */
+const REPEAT_FROM = 2
+
+const isDigit = (c: number): boolean => c >= 48 && c <= 57
+const isHex = (c: number): boolean => isDigit(c) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70)
+
+/**
+ * Template of a line: the first {@link TEMPLATE_CHARS} chars with runs of digits as `0`, hex runs
+ * of 6+ as `#`, `"..."` / `'...'` as `"`, and any whitespace-free token holding a `/` or `\` as
+ * `/`. One pass, no regex.
+ */
+export function lineTemplate(line: string): string {
+  const s = line.length > TEMPLATE_CHARS ? line.slice(0, TEMPLATE_CHARS) : line
+  let out = ''
+  let i = 0
+  while (i < s.length) {
+    const c = s.charCodeAt(i)
+    if (c === 34 || c === 39) {
+      const close = s.indexOf(s[i]!, i + 1)
+      if (close > i) {
+        out += '"'
+        i = close + 1
+        continue
+      }
+    }
+    if (c !== 32 && c !== 9) {
+      // a token: masked whole when it is a path, else char by char
+      let j = i
+      let slash = false
+      while (j < s.length && s.charCodeAt(j) !== 32 && s.charCodeAt(j) !== 9) {
+        const d = s.charCodeAt(j)
+        if (d === 47 || d === 92) slash = true
+        j++
+      }
+      if (slash && j - i > 2) {
+        out += '/'
+        i = j
+        continue
+      }
+      for (; i < j; i++) {
+        const d = s.charCodeAt(i)
+        // 0x1f3a, or a hex run of 6+ with a digit in it (a hash, an address): one `#`.
+        let k = d === 48 && (s.charCodeAt(i + 1) | 32) === 120 ? i + 2 : i
+        let digit = k > i
+        for (; k < j && isHex(s.charCodeAt(k)); k++) if (isDigit(s.charCodeAt(k))) digit = true
+        if (digit && (k - i >= 6 || (k > i + 2 && (s.charCodeAt(i + 1) | 32) === 120)) && (k === j || !isLetterCode(s.charCodeAt(k)))) {
+          out += '#'
+          i = k - 1
+          continue
+        }
+        if (isDigit(d)) {
+          out += '0'
+          while (i + 1 < j && isDigit(s.charCodeAt(i + 1))) i++
+        } else out += s[i]
+      }
+      continue
+    }
+    out += ' '
+    while (i < s.length && (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9)) i++
+  }
+  return out
+}
+
+const isLetterCode = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90)
+
+/** Leading spaces/tabs of the line at `[start, end)`. */
+function indentOf(text: string, start: number, end: number): number {
+  let i = start
+  while (i < end && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++
+  return i - start
+}
+
+/** True when the line reads as an item of a list: indented deeper than the header, or `1) `, `- `, `* `, `rspec ./`, `FAILED `. */
+function isListItem(text: string, l: { start: number; end: number }, headerIndent: number): boolean {
+  if (l.end === l.start) return false
+  const ind = indentOf(text, l.start, l.end)
+  if (ind === l.end - l.start) return false // blank
+  if (ind > headerIndent) return true
+  const c = text.charCodeAt(l.start + ind)
+  const c2 = text.charCodeAt(l.start + ind + 1)
+  if ((c === 45 || c === 42) && c2 === 32) return true // - item, * item
+  if (isDigit(c)) {
+    let k = l.start + ind
+    while (k < l.end && isDigit(text.charCodeAt(k))) k++
+    const d = text.charCodeAt(k)
+    return d === 41 || (d === 46 && text.charCodeAt(k + 1) === 32) // 1) / 1.
+  }
+  return false
+}
+
+/** The header of a failure list: a line whose last non-blank char is `:`. */
+function endsWithColon(text: string, s: SalientLine): boolean {
+  let e = s.end
+  while (e > s.start && (text.charCodeAt(e - 1) === 32 || text.charCodeAt(e - 1) === 9)) e--
+  return e > s.start && text.charCodeAt(e - 1) === 58
+}
+
+/**
+ * Terms of the call that raise matching lines: string values of the call's arguments (a grep
+ * pattern, a path, a command) split on spaces and quotes, 4..80 chars, letters or digits in
+ * them, flags (`-x`, `--x`) and shell words dropped. At most 16, in order, deterministic.
+ */
+export function focusTerms(args: unknown): string[] {
+  const strings: string[] = []
+  const visit = (v: unknown, depth: number): void => {
+    if (strings.length > 32 || depth > 3) return
+    if (typeof v === 'string') strings.push(v)
+    else if (Array.isArray(v)) for (const x of v.slice(0, 16)) visit(x, depth + 1)
+    else if (v !== null && typeof v === 'object') for (const x of Object.values(v).slice(0, 16)) visit(x, depth + 1)
+  }
+  try {
+    visit(args, 0)
+  } catch {
+    return []
+  }
+  const out: string[] = []
+  for (const s of strings) {
+    for (const raw of s.slice(0, 2000).split(/[\s"'`|;&<>()=]+/)) {
+      const t = raw.replace(/^[./]+/, '')
+      if (t.length < 4 || t.length > 80 || t.startsWith('-') || !/[A-Za-z0-9]/.test(t) || SHELL_WORDS.has(t)) continue
+      if (!out.includes(t)) out.push(t)
+      if (out.length >= 16) return out
+    }
+  }
+  return out
+}
+
+const SHELL_WORDS = new Set(['bash', 'sudo', 'then', 'else', 'echo', 'true', 'false', 'npm run', 'make', 'test', 'tests', 'build', 'run', 'exec'])
+
+/** Options of {@link weighSalient}. */
+export interface WeighOptions {
+  /** Only lines in `[from, to)` (char offsets) are added as list items. @default whole text */
+  from?: number
+  to?: number
+  /** Terms of the call (see {@link focusTerms}); a line holding one gains a point. @default [] */
+  focus?: readonly string[]
+}
+
+/**
+ * Salient lines re-scored by template rarity, with the items of failure lists added and lines
+ * matching the call's terms raised; ascending by line, scores 1..5. Deterministic and linear in
+ * the number of salient lines plus the list lines it reads.
+ */
+export function weighSalient(text: string, salient: readonly SalientLine[], options: WeighOptions = {}): SalientLine[] {
+  const from = options.from ?? 0
+  const to = options.to ?? text.length
+  const focus = options.focus ?? []
+  // A line's key is its template and the next line's: a repeated header (`Error:`) followed by
+  // a different test each time is not a repeat.
+  const templates = salient.map((s) => {
+    const next = lineAt(text, s.line + 1, nextStart(text, s.start))
+    const after = text.slice(next.start, Math.min(next.end, next.start + NEXT_CHARS)).trimStart()
+    return `${lineTemplate(text.slice(s.start, Math.min(s.end, s.start + TEMPLATE_CHARS)).trimStart())}\n${lineTemplate(after)}`
+  })
+  const count = new Map<string, number>()
+  const last = new Map<string, number>()
+  templates.forEach((t, i) => {
+    count.set(t, (count.get(t) ?? 0) + 1)
+    last.set(t, i)
+  })
+  const seen = new Set<string>()
+  const byLine = new Map<number, SalientLine>()
+  salient.forEach((s, i) => {
+    const t = templates[i]!
+    const first = !seen.has(t)
+    seen.add(t)
+    const repeat = (count.get(t) ?? 0) > REPEAT_FROM && !first && last.get(t) !== i
+    byLine.set(s.line, { ...s, score: repeat ? Math.max(1, s.score - 1) : s.score })
+  })
+  // Failure lists: items after a salient header ending with ':'.
+  for (const s of salient) {
+    if (s.score < 2 || !endsWithColon(text, s)) continue
+    const headerIndent = indentOf(text, s.start, s.end)
+    let at = nextStart(text, s.start)
+    for (let k = 1; k <= MAX_LIST && at < to; k++) {
+      const l = lineAt(text, s.line + k, at)
+      if (l.end >= to || !isListItem(text, l, headerIndent)) break
+      if (l.start >= from && !byLine.has(l.n)) byLine.set(l.n, { line: l.n, start: l.start, end: l.end, score: s.score })
+      at = nextStart(text, at)
+    }
+  }
+  const out = [...byLine.values()].sort((a, b) => a.line - b.line)
+  if (focus.length > 0) {
+    for (const s of out) {
+      const body = text.slice(s.start, Math.min(s.end, s.start + 600))
+      if (focus.some((f) => body.includes(f))) s.score += 1
+    }
+  }
+  return out
+}

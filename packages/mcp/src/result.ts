@@ -1,0 +1,94 @@
+import type { ContentKind, HandleResult } from '@spillway/core'
+import type { CallToolResult, ContentBlock, ResourceLink } from '@modelcontextprotocol/sdk/types.js'
+import { SPILLWAY_URI_PREFIX } from './types.js'
+
+/** What the result rewrite needs from the proxy: core's `handle`, bound to the connection's session. */
+export type HandleFn = (tool: string, result: string, args: unknown, toolCallId: string) => Promise<HandleResult>
+
+const isText = (b: ContentBlock): b is Extract<ContentBlock, { type: 'text' }> => b.type === 'text'
+
+/** MIME type of a spilled blob, from core's content kind. */
+export function mimeTypeOf(kind: ContentKind | string): string {
+  return kind === 'json' ? 'application/json' : 'text/plain'
+}
+
+/** The `resource_link` block that points at a spilled blob. */
+export function resourceLink(id: string, tool: string, text: string, kind: string): ResourceLink {
+  return {
+    type: 'resource_link',
+    uri: `${SPILLWAY_URI_PREFIX}${id}`,
+    name: `spillway-${id}`,
+    title: `Full result of ${tool}`,
+    description: 'The whole tool result the excerpt above was cut from (read it with resources/read or fetch_result).',
+    mimeType: mimeTypeOf(kind),
+    size: new TextEncoder().encode(text).length,
+  }
+}
+
+/** Whether a text block is the serialisation of `structuredContent` (servers send both for old clients). */
+function isSerialisationOf(text: string, structured: unknown): boolean {
+  const t = text.trimStart()
+  if (!(t.startsWith('{') || t.startsWith('['))) return false
+  try {
+    return JSON.stringify(JSON.parse(t)) === JSON.stringify(structured)
+  } catch {
+    return false
+  }
+}
+
+/**
+ * A `tools/call` result as the host should see it. Text blocks (joined by newlines) go through
+ * core's `handle`: when they fit they come back untouched and the result is returned as is, byte
+ * for byte; when they do not, they become one text block (excerpt + handle block) where the first
+ * text block was, followed by a `resource_link` to the spilled blob. `structuredContent` over
+ * budget is spilled and dropped, never sent twice: when a text block is its serialisation only the
+ * text is handled; beside other text that was excerpted it is only linked; beside small text it
+ * gets its own JSON excerpt. Image, audio, resource and link blocks, `isError` and `_meta` pass unchanged.
+ * Fails open: any error gives the original result.
+ */
+export async function rewriteToolResult(result: CallToolResult, tool: string, args: unknown, toolCallId: string, handle: HandleFn, onWarning: (m: string) => void): Promise<CallToolResult> {
+  try {
+    const content = Array.isArray(result.content) ? result.content : []
+    const structured = result.structuredContent
+    const textBlocks = content.filter(isText)
+    const textIsStructured = structured !== undefined && textBlocks.length === 1 && isSerialisationOf(textBlocks[0]!.text, structured)
+    // The one text the model would read: the text blocks, or the structured content when there are none.
+    const source = textBlocks.length > 0 ? textBlocks.map((b) => b.text).join('\n') : structured !== undefined ? JSON.stringify(structured) : undefined
+    let next = result
+    let textSpilled = false
+    if (source !== undefined) {
+      const h = await handle(tool, source, args, toolCallId)
+      if (h.changed) {
+        textSpilled = true
+        const blocks: ContentBlock[] = []
+        let placed = false
+        for (const b of content) {
+          if (!isText(b)) blocks.push(b)
+          else if (!placed) (blocks.push({ type: 'text', text: h.content }), (placed = true))
+        }
+        if (!placed) blocks.unshift({ type: 'text', text: h.content })
+        if (h.handle !== undefined) blocks.push(resourceLink(h.handle.id, tool, source, h.outcome.kind))
+        next = { ...result, content: blocks }
+        // The structured content was the source (or the text is its serialisation): do not send it whole again.
+        if (textBlocks.length === 0 || textIsStructured) delete next.structuredContent
+      }
+    }
+    // Structured content beside other text: it costs context on its own (hosts may show both).
+    if (structured !== undefined && textBlocks.length > 0 && !textIsStructured && next.structuredContent !== undefined) {
+      const json = JSON.stringify(structured)
+      const h = await handle(tool, json, args, `${toolCallId}:structured`)
+      if (h.changed) {
+        const blocks = [...(next.content ?? [])]
+        // Text already excerpted (servers often send the same data both ways): link the JSON, do not excerpt it twice.
+        if (!textSpilled) blocks.push({ type: 'text', text: h.content })
+        if (h.handle !== undefined) blocks.push(resourceLink(h.handle.id, tool, json, 'json'))
+        next = { ...next, content: blocks }
+        delete next.structuredContent
+      }
+    }
+    return next
+  } catch (err) {
+    onWarning(`trimming the result of ${tool} failed, passing it unchanged: ${(err as Error).message}`)
+    return result
+  }
+}

@@ -1,0 +1,187 @@
+// `spillway mcp` (the CLI, from source, over real stdio) in front of our fixture server: 5 MB logs
+// and JSON, 300 tools, and failures on demand (crash, hang, cancellation, disconnect, bad input).
+import { spawn } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { alive, FIXTURE_SERVER, proxyArgs, REPO, stdioClient, tempDir, textOf, TS_NODE, waitFor } from './helpers.js'
+
+const store = tempDir('fixture')
+const upstream = [process.execPath, '--import', 'tsx', FIXTURE_SERVER, '--tools', '300']
+let client: Client
+let transport: StdioClientTransport
+let stderr = ''
+
+beforeAll(async () => {
+  ;({ client, transport } = await stdioClient(proxyArgs(['--dir', store.dir, '--timeout', '6000', '--context-window', '128000', '--max-chars', '16000', '--expose', 'read_log,search_issues', '--', ...upstream])))
+  transport.stderr?.on('data', (d: Buffer) => void (stderr += d.toString()))
+}, 60_000)
+
+afterAll(async () => {
+  await client?.close()
+  store.remove()
+})
+
+type Block = { type: string; text?: string; uri?: string; mimeType?: string; size?: number }
+const blocks = (r: object): Block[] => ((r as { content?: unknown }).content as Block[]) ?? []
+const link = (r: object): Block | undefined => blocks(r).find((b) => b.type === 'resource_link')
+const idOf = (r: object): string => link(r)!.uri!.replace('spillway://result/', '')
+
+describe('large results through the proxy', () => {
+  it('trims a 5 MB log to the budget, with a handle, a resource_link, and the whole log readable back', async () => {
+    const r = await client.callTool({ name: 'read_log', arguments: {} })
+    const text = textOf(r)
+    expect(text.length).toBeLessThanOrEqual(16_000)
+    expect(text).toContain('is an excerpt, not the full output')
+    expect(text).toContain('Connection reset by peer') // the salient ERROR line in the middle
+    const l = link(r)!
+    expect(l).toMatchObject({ type: 'resource_link', mimeType: 'text/plain' })
+    expect(l.size).toBeGreaterThan(5_000_000)
+    const id = idOf(r)
+    const grep = textOf(await client.callTool({ name: 'fetch_result', arguments: { id, mode: 'grep', pattern: 'FATAL' } }))
+    expect(grep).toContain('45000: 081109 214001 45000 FATAL')
+    const res = await client.readResource({ uri: l.uri! })
+    const body = (res.contents[0] as { text: string }).text
+    expect(body.length).toBe(l.size) // ASCII: chars = bytes
+    expect(body.split('\n')[31_336]).toContain('ERROR dfs.DataNode')
+    expect(body.split('\n').length).toBe(60_000)
+  })
+
+  it('excerpts 5 MB of structured JSON once (text and structuredContent were the same) and drops structuredContent', async () => {
+    const r = await client.callTool({ name: 'search_issues', arguments: {} })
+    expect(r.structuredContent).toBeUndefined()
+    const texts = blocks(r).filter((b) => b.type === 'text')
+    expect(texts).toHaveLength(1)
+    expect(texts[0]!.text!.length).toBeLessThanOrEqual(16_000)
+    expect(link(r)?.mimeType).toBe('application/json')
+    const grep = textOf(await client.callTool({ name: 'fetch_result', arguments: { id: idOf(r), mode: 'grep', pattern: 'NEEDLE', literal: true } }))
+    expect(grep).toContain('NEEDLE segfault')
+  })
+
+  it('passes a small result with an image unchanged', async () => {
+    const r = await client.callTool({ name: 'small', arguments: {} })
+    expect(r.content).toEqual([
+      { type: 'text', text: 'small result, kept as is' },
+      { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+    ])
+  })
+
+  it('keeps the image block and isError, and trims the text beside them', async () => {
+    const img = await client.callTool({ name: 'image_and_log', arguments: {} })
+    expect(blocks(img).map((b) => b.type)).toEqual(['image', 'text', 'resource_link'])
+    const err = await client.callTool({ name: 'failing_build', arguments: {} })
+    expect(err.isError).toBe(true)
+    expect(textOf(err)).toContain('error TS2345')
+    expect(textOf(err).length).toBeLessThanOrEqual(16_000)
+  })
+
+  it("honours a tool's declared _meta size limit (anthropic/maxResultSizeChars)", async () => {
+    const r = await client.callTool({ name: 'declared_limit', arguments: {} })
+    expect(textOf(r).length).toBeGreaterThan(16_000) // over the default budget, under the declared 300000
+    expect(link(r)).toBeUndefined()
+  })
+})
+
+describe('300 tools: deferral', () => {
+  it('lists the exposed tools, fetch_result and the bridge only, and reaches the others through it', async () => {
+    const { tools } = await client.listTools()
+    const names = tools.map((t) => t.name)
+    expect(names).toEqual(['read_log', 'search_issues', 'fetch_result', 'tool_search', 'tool_describe', 'tool_call'])
+    const hits = JSON.parse(textOf(await client.callTool({ name: 'tool_search', arguments: { query: 'delete invoice' } }))) as { tools: { name: string }[] }
+    const target = hits.tools.find((t) => t.name.endsWith('_delete_invoice'))!.name
+    const bad = await client.callTool({ name: 'tool_call', arguments: { name: target, arguments: {} } })
+    expect(bad.isError).toBe(true)
+    expect(textOf(bad)).toMatch(/Invalid arguments/)
+    const ok = await client.callTool({ name: 'tool_call', arguments: { name: target, arguments: { id: 'inv-7' } } })
+    expect(textOf(ok)).toBe(`${target} ok inv-7`)
+    // A deferred tool called by name (a host that remembers it) still works.
+    expect(textOf(await client.callTool({ name: target, arguments: { id: 'x' } }))).toBe(`${target} ok x`)
+  })
+})
+
+describe('failures', () => {
+  it('turns an upstream crash mid-call into an MCP error that says so, and restarts it for the next call', async () => {
+    const before = Number(textOf(await client.callTool({ name: 'pid', arguments: {} })))
+    await expect(client.callTool({ name: 'crash', arguments: {} })).rejects.toThrow(/closed the connection during tools\/call crash .*restarted/)
+    const after = Number(textOf(await client.callTool({ name: 'pid', arguments: {} })))
+    expect(after).not.toBe(before)
+    expect(alive(before)).toBe(false)
+  })
+
+  it('answers a hung upstream with a time-out error within --timeout, and restarts it', async () => {
+    const before = Number(textOf(await client.callTool({ name: 'pid', arguments: {} })))
+    const t0 = Date.now()
+    await expect(client.callTool({ name: 'hang', arguments: {} })).rejects.toThrow(/did not answer tools\/call hang within 6000 ms; it does not answer pings either/)
+    expect(Date.now() - t0).toBeLessThan(15_000)
+    const after = Number(textOf(await client.callTool({ name: 'pid', arguments: {} })))
+    expect(after).not.toBe(before)
+    expect(await waitFor(() => !alive(before), 8_000)).toBe(true)
+  }, 40_000)
+
+  it('relays a host cancellation to the upstream', async () => {
+    const ac = new AbortController()
+    setTimeout(() => ac.abort(), 300)
+    await expect(client.callTool({ name: 'slow', arguments: { ms: 20_000 } }, undefined, { signal: ac.signal })).rejects.toThrow()
+    expect(await waitFor(() => stderr.includes('fixture: slow cancelled'), 5_000)).toBe(true)
+  }, 30_000)
+})
+
+describe('process lifecycle and bad input (own proxy processes)', () => {
+  it('a client disconnecting mid-call stops the proxy and its upstream: no orphans', async () => {
+    const own = await stdioClient(proxyArgs(['--dir', store.dir, '--', ...upstream]))
+    const upstreamPid = Number(textOf(await own.client.callTool({ name: 'pid', arguments: {} })))
+    const proxyPid = own.transport.pid!
+    void own.client.callTool({ name: 'slow', arguments: { ms: 30_000 } }).catch(() => undefined)
+    await new Promise((r) => setTimeout(r, 300))
+    await own.client.close() // ends the proxy's stdin, as a host that goes away does
+    expect(await waitFor(() => !alive(upstreamPid) && !alive(proxyPid), 10_000)).toBe(true)
+  }, 90_000)
+
+  it('answers malformed lines and an oversized message without dying, then exits on SIGTERM with its upstream', async () => {
+    const child = spawn(process.execPath, proxyArgs(['--dir', store.dir, '--quiet', '--', ...upstream]), { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] })
+    // The CLI's limit is 16 MiB (DEFAULT_MAX_MESSAGE_BYTES): the message below is 17 MiB.
+    let out = ''
+    child.stdout.on('data', (d: Buffer) => void (out += d.toString()))
+    const send = (m: unknown): void => void child.stdin.write(`${typeof m === 'string' ? m : JSON.stringify(m)}\n`)
+    const reply = (id: number): Promise<Record<string, unknown>> =>
+      waitFor(() => out.split('\n').some((l) => l.includes(`"id":${id}`)), 30_000).then(() => JSON.parse(out.split('\n').find((l) => l.includes(`"id":${id}`))!) as Record<string, unknown>)
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })
+    expect((await reply(1))['result']).toBeDefined()
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' })
+    send('{"jsonrpc":"2.0","id":2,"method":') // malformed JSON
+    send('not json at all')
+    send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'small', arguments: { pad: 'x'.repeat(17 * 1024 * 1024) } } })
+    const big = await reply(3)
+    expect((big['error'] as { message: string }).message).toMatch(/refused \(the proxy's limit\)/)
+    send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'pid', arguments: {} } })
+    const pidReply = await reply(4)
+    const upstreamPid = Number((pidReply['result'] as { content: { text: string }[] }).content[0]!.text)
+    expect(alive(upstreamPid)).toBe(true)
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)))
+    child.kill('SIGTERM')
+    expect(await exited).toBe(0)
+    expect(await waitFor(() => !alive(upstreamPid), 8_000)).toBe(true)
+  }, 90_000)
+
+  it('serves several upstreams from a config file, namespacing colliding tools as server__tool', async () => {
+    const cfg = join(store.dir, 'mcp.json')
+    const [cmd, ...args] = upstream
+    writeFileSync(cfg, JSON.stringify({ mcpServers: { one: { command: cmd, args: args.slice(0, -2) }, two: { command: cmd, args: args.slice(0, -2) }, off: { command: 'nope', disabled: true } } }))
+    const own = await stdioClient([...TS_NODE, join(REPO, 'packages/cli/src/bin.ts'), 'mcp', '--dir', store.dir, '--quiet', '--config', cfg])
+    try {
+      const names = (await own.client.listTools()).tools.map((t) => t.name)
+      expect(names).toContain('one__read_log')
+      expect(names).toContain('two__read_log')
+      expect(names).not.toContain('read_log')
+      const p1 = textOf(await own.client.callTool({ name: 'one__pid', arguments: {} }))
+      const p2 = textOf(await own.client.callTool({ name: 'two__pid', arguments: {} }))
+      expect(p1).not.toBe(p2)
+      const r = await own.client.callTool({ name: 'two__read_log', arguments: { lines: 5_000 } })
+      expect(textOf(await own.client.callTool({ name: 'fetch_result', arguments: { id: idOf(r), mode: 'stat' } }))).toMatch(/two__read_log/)
+    } finally {
+      await own.client.close()
+    }
+  }, 90_000)
+})

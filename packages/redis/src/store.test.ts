@@ -1,0 +1,164 @@
+import { testStorageAdapter, testMeta } from '@spillway/core/testing'
+import { createClient, type RedisClientType } from 'redis'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { redisStore } from './store.js'
+import { startRedisServer, type RedisServer } from './testing/redis-server.js'
+
+let server: RedisServer
+let shared: RedisClientType
+beforeAll(async () => {
+  server = await startRedisServer()
+  shared = createClient({ url: server.url })
+  await shared.connect()
+})
+afterAll(async () => {
+  await shared?.close().catch(() => undefined)
+  await server?.stop()
+})
+
+let n = 0
+const enc = (s: string): Uint8Array => new TextEncoder().encode(s)
+const dec = (b: Uint8Array | undefined): string | undefined => (b === undefined ? undefined : new TextDecoder().decode(b))
+
+// The store creating its own client from a URL (closed by dispose) ...
+testStorageAdapter({ name: 'redis (url)', create: () => redisStore({ url: server.url, prefix: `url${++n}` }) })
+
+// ... and on the caller's client, which dispose leaves open.
+testStorageAdapter({
+  name: 'redis (client)',
+  create: () => redisStore({ client: shared, prefix: `cl${++n}` }),
+  additionalTests(current) {
+    it('dispose leaves a caller client open', async () => {
+      await current().dispose?.()
+      expect(shared.isReady).toBe(true)
+      expect(await shared.ping()).toBe('PONG')
+    })
+
+    it('getRange reads bytes [start, end) of one blob, and tells absent from empty', async () => {
+      const s = current()
+      await s.put('0123456789ab', enc('hello world'), testMeta())
+      expect(dec(await s.getRange!('0123456789ab', 6, 11))).toBe('world')
+      expect(dec(await s.getRange!('0123456789ab', 6, 1000))).toBe('world')
+      expect(await s.getRange!('0123456789ab', 20, 30)).toEqual(new Uint8Array(0))
+      expect(await s.getRange!('0123456789ab', 3, 3)).toEqual(new Uint8Array(0))
+      expect(await s.getRange!('ffffffffffff', 0, 5)).toBeUndefined()
+      expect(await s.getRange!('ffffffffffff', 0, 0)).toBeUndefined()
+      await s.put('0123456789ac', new Uint8Array(0), testMeta())
+      expect(await s.getRange!('0123456789ac', 0, 10)).toEqual(new Uint8Array(0))
+    })
+  },
+})
+
+describe('redisStore keys and expiry', () => {
+  it('writes only keys under its prefix, one hash tag per blob and per session', async () => {
+    const s = redisStore({ client: shared, prefix: 'layout' })
+    await s.put('aaaaaaaaaaaa', enc('x'), testMeta())
+    await s.putEntry!('ü/..', { id: 'aaaaaaaaaaaa', tool: 't', kind: 'log', chars: 1, lines: 1, createdAt: 1 })
+    const keys = (await shared.keys('layout:*')).sort()
+    const sess = Buffer.from('ü/..').toString('hex')
+    expect(keys).toEqual(['layout:b:{aaaaaaaaaaaa}', `layout:e:{s${sess}}:aaaaaaaaaaaa`, 'layout:m:{aaaaaaaaaaaa}', `layout:s:{s${sess}}`])
+  })
+
+  it('refuses a prefix with glob or hash-tag characters', () => {
+    for (const prefix of ['a*', 'a{b}', '', 'a b', 'x?']) expect(() => redisStore({ client: shared, prefix })).toThrow(/prefix/)
+  })
+
+  it('tombstones expire by themselves, live entries do not', async () => {
+    const s = redisStore({ client: shared, prefix: 'tomb', tombstoneTtlSeconds: 0.2 })
+    const e = { id: 'bbbbbbbbbbbb', tool: 't', kind: 'log' as const, chars: 1, lines: 1, createdAt: 1 }
+    await s.putEntry!('s', e)
+    await s.putEntry!('s', { ...e, id: 'cccccccccccc', goneAt: 5 })
+    await new Promise((r) => setTimeout(r, 400))
+    expect(await s.getEntry!('s', 'cccccccccccc')).toBeUndefined()
+    expect(await s.getEntry!('s', 'bbbbbbbbbbbb')).toEqual(e)
+    const listed = []
+    for await (const x of s.listEntries!('s')) listed.push(x.entry.id)
+    expect(listed).toEqual(['bbbbbbbbbbbb'])
+    expect(await shared.sMembers(`tomb:s:{s${Buffer.from('s').toString('hex')}}`)).toEqual(['bbbbbbbbbbbb']) // the expired id was dropped from the set
+  })
+
+  it('ttlSeconds expires blobs in Redis, and touch pushes the expiry back', async () => {
+    const s = redisStore({ client: shared, prefix: 'ttl', ttlSeconds: 0.5 })
+    await s.put('dddddddddddd', enc('d'), testMeta())
+    await s.put('eeeeeeeeeeee', enc('e'), testMeta())
+    await new Promise((r) => setTimeout(r, 300))
+    await s.touch!('eeeeeeeeeeee', Date.now())
+    await new Promise((r) => setTimeout(r, 350))
+    expect(await s.has('dddddddddddd')).toBe(false)
+    expect(await s.has('eeeeeeeeeeee')).toBe(true)
+    expect(await s.cleanup!()).toBe(0)
+  })
+
+  it('touch never creates a blob, and cleanup removes a half left by eviction', async () => {
+    const s = redisStore({ client: shared, prefix: 'half' })
+    await s.touch!('abababababab', 5)
+    expect(await shared.keys('half:*')).toEqual([])
+    await s.put('abababababab', enc('x'), testMeta())
+    await shared.del('half:b:{abababababab}') // as maxmemory eviction of one key would
+    expect(await s.cleanup!()).toBe(1)
+    expect(await shared.keys('half:*')).toEqual([])
+  })
+})
+
+describe('redisStore shared by replicas', () => {
+  it('LRU is global: a blob read on one replica survives an eviction run by another', async () => {
+    const { createSpillway } = await import('@spillway/core')
+    const text = (n: number): string => Array.from({ length: 400 }, (_, i) => `line ${i} of result ${n} ${(i * n * 7919).toString(36)}`).join('\n')
+    const storeA = redisStore({ client: shared, prefix: 'lru' })
+    const a = createSpillway({ store: storeA, maxChars: 1000, clock: () => 1000 })
+    const ids: string[] = []
+    for (const n of [1, 2, 3]) ids.push((await a.handle({ tool: 'terminal', result: text(n), sessionId: 's' })).handle!.id)
+    await storeA.touch!(ids[1]!, 2000)
+    await storeA.touch!(ids[2]!, 3000)
+    // Replica B reads the oldest blob: its access time moves in Redis, not in B's memory.
+    const b = createSpillway({ store: redisStore({ client: shared, prefix: 'lru' }), maxChars: 1000, clock: () => 4000 })
+    expect((await b.fetch({ id: ids[0]!, mode: 'range', start: 1, count: 2 }, { sessionId: 's' })).ok).toBe(true)
+    let total = 0
+    for await (const x of storeA.list()) total += x.bytes
+    // Replica C sweeps with a cap one byte short: exactly one blob goes, the least recently used.
+    const c = createSpillway({ store: redisStore({ client: shared, prefix: 'lru' }), maxChars: 1000, maxStoreBytes: total - 1, clock: () => 5000 })
+    expect((await c.sweep()).evicted).toBe(1)
+    expect(await storeA.has(ids[0]!)).toBe(true)
+    expect(await storeA.has(ids[1]!)).toBe(false)
+    expect(await storeA.has(ids[2]!)).toBe(true)
+  })
+})
+
+describe('redisStore under many concurrent callers', () => {
+  const prefill = async (prefix: string, n: number): Promise<ReturnType<typeof redisStore>> => {
+    const s = redisStore({ client: shared, prefix })
+    await Promise.all(Array.from({ length: n }, (_, i) => s.put(i.toString(16).padStart(12, '0'), enc(`blob ${i}`), testMeta(1000 + i))))
+    return s
+  }
+  const scans = async (): Promise<number> => Number(/cmdstat_scan:calls=(\d+)/.exec(String(await shared.info('commandstats')))?.[1] ?? 0)
+
+  it('100 concurrent list() calls share listings, and each sees every blob put before it was called', async () => {
+    const s = await prefill('many', 1000)
+    const before = await scans()
+    const lists = await Promise.all(
+      Array.from({ length: 100 }, async (_, i) => {
+        await new Promise((r) => setTimeout(r, i % 7))
+        const id = `f${i.toString(16).padStart(11, '0')}`
+        await s.put(id, enc('late'), testMeta())
+        const ids = new Set<string>()
+        for await (const b of s.list()) ids.add(b.id)
+        return { id, ids }
+      }),
+    )
+    for (const { id, ids } of lists) {
+      expect(ids.has(id)).toBe(true) // its own put, finished before the call
+      expect(ids.size).toBeGreaterThanOrEqual(1001)
+    }
+    // About 2000 keys at COUNT 500 is a handful of SCAN steps per listing; 100 separate listings would be hundreds.
+    expect((await scans()) - before).toBeLessThan(60)
+  })
+
+  it('100 concurrent spills into a store of 3000 blobs all get a handle', async () => {
+    const { createSpillway } = await import('@spillway/core')
+    const s = await prefill('busy', 3000)
+    const sw = createSpillway({ store: s, maxChars: 1000 })
+    const text = (n: number): string => Array.from({ length: 300 }, (_, i) => `busy ${n} line ${i}`).join('\n')
+    const outs = await Promise.all(Array.from({ length: 100 }, (_, n) => sw.handle({ tool: 'terminal', result: text(n), sessionId: 's' })))
+    expect(outs.filter((o) => o.handle === undefined)).toHaveLength(0)
+  })
+})
