@@ -1,5 +1,5 @@
 /** Attribute values as OpenTelemetry takes them. */
-export type AttributeValue = string | number | boolean | readonly string[] | readonly number[] | readonly boolean[]
+export type AttributeValue = string | number | boolean | string[] | number[] | boolean[]
 export type Attributes = Record<string, AttributeValue | undefined>
 
 /** The part of an OpenTelemetry `Span` spillway uses (structurally `@opentelemetry/api`'s). */
