@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path'
+import { parseArgs as parseArgsUtil } from 'node:util'
 
 /** Parsed command line. */
 export interface BenchArgs {
@@ -22,31 +23,53 @@ export const USAGE = `pnpm bench [--corpus DIR] [--out DIR] [--quick] [--synthet
   --synthetic    use the generated, seeded corpus even when a real one is present
   --only LIST    run only these suites`
 
+const SUITES = ['trimming', 'speed', 'retrieval', 'store', 'mcp'] as const
+type Suite = (typeof SUITES)[number]
+const isSuite = (s: string): s is Suite => (SUITES as readonly string[]).includes(s)
+
 /**
- * Parses argv (without node and script). Relative paths resolve against `cwd` (pnpm's INIT_CWD,
- * the folder the user ran `pnpm bench` in). Throws on an unknown flag.
+ * Parses argv (without node and script) with `node:util` `parseArgs`, as the CLI does. Relative
+ * paths resolve against `cwd` (pnpm's INIT_CWD, the folder the user ran `pnpm bench` in). Throws
+ * on an unknown flag or a missing value, with the usage.
  */
 export function parseArgs(argv: readonly string[], cwd: string, defaultOut: string): BenchArgs {
-  const args: BenchArgs = { out: defaultOut, quick: false, synthetic: false, only: new Set(['trimming', 'speed', 'retrieval', 'store', 'mcp']), help: false }
-  const abs = (p: string): string => (isAbsolute(p) ? p : resolve(cwd, p))
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!
-    const value = (): string => {
-      const v = argv[++i]
-      if (v === undefined || v.startsWith('--')) throw new Error(`${a} needs a value`)
-      return v
-    }
-    if (a === '--') continue // pnpm may pass the separator through
-    else if (a === '--quick') args.quick = true
-    else if (a === '--synthetic') args.synthetic = true
-    else if (a === '--help' || a === '-h') args.help = true
-    else if (a === '--corpus') args.corpus = abs(value())
-    else if (a === '--out') args.out = abs(value())
-    else if (a === '--only') {
-      const list = value().split(',').map((s) => s.trim())
-      for (const s of list) if (s !== 'trimming' && s !== 'speed' && s !== 'retrieval' && s !== 'store' && s !== 'mcp') throw new Error(`--only: unknown suite "${s}"`)
-      args.only = new Set(list as Array<'trimming' | 'speed' | 'retrieval' | 'store' | 'mcp'>)
-    } else throw new Error(`unknown argument "${a}"\n${USAGE}`)
+  let values: ReturnType<typeof parseFlags>['values']
+  try {
+    // pnpm may pass its `--` separator through: it is not an end of options here.
+    values = parseFlags(argv.filter((a) => a !== '--')).values
+  } catch (err) {
+    const code = (err as { code?: string }).code
+    const flag = /'(-[^' ]+)/.exec(err instanceof Error ? err.message : '')?.[1] ?? ''
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new Error(`${flag} needs a value\n${USAGE}`)
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw new Error(`unknown argument "${flag || argv.join(' ')}"\n${USAGE}`)
+    throw err
   }
-  return args
+  const abs = (p: string): string => (isAbsolute(p) ? p : resolve(cwd, p))
+  const only = values.only?.split(',').map((s) => s.trim())
+  const unknown = only?.find((s) => !isSuite(s))
+  if (unknown !== undefined) throw new Error(`--only: unknown suite "${unknown}" (suites: ${SUITES.join(', ')})`)
+  return {
+    ...(values.corpus !== undefined ? { corpus: abs(values.corpus) } : {}),
+    out: values.out !== undefined ? abs(values.out) : defaultOut,
+    quick: values.quick === true,
+    synthetic: values.synthetic === true,
+    only: new Set<Suite>(only !== undefined ? only.filter(isSuite) : SUITES),
+    help: values.help === true,
+  }
+}
+
+function parseFlags(args: string[]) {
+  return parseArgsUtil({
+    args,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      corpus: { type: 'string' },
+      out: { type: 'string' },
+      quick: { type: 'boolean' },
+      synthetic: { type: 'boolean' },
+      only: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  })
 }

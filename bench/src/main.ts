@@ -82,7 +82,7 @@ async function main(): Promise<void> {
   const reps = (mb: number): number => (args.quick ? (mb >= 10 ? 3 : 5) : mb >= 100 ? 3 : mb >= 10 ? 7 : 15)
   const speed = args.only.has('speed') ? await timed('speed', () => runSpeed(sizes, reps, progress)) : null
   const storeSettings = args.quick
-    ? { sizes: [1], reps: () => 3, processes: 4, putsPerProcess: 20, clientSizes: [1], clientReps: (b: number) => (b > 4096 ? 5 : 30) }
+    ? { sizes: [1], reps: () => 3, processes: 4, putsPerProcess: 10, clientSizes: [1], clientReps: (b: number) => (b > 4096 ? 5 : 20) }
     : { sizes: [1, 10, 100], reps: (mb: number) => (mb >= 100 ? 3 : mb >= 10 ? 5 : 9), processes: 4, putsPerProcess: 100, clientSizes: [1, 10], clientReps: (b: number) => (b >= 10 << 20 ? 15 : b > 4096 ? 40 : 300) }
   const store = args.only.has('store') ? await timed('store', () => runStore(storeSettings, progress)) : null
   const toolbench = corpus.retrieval.find((r) => r.name.toLowerCase().includes('toolbench'))?.tools ?? []

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { aiSdkToolSearch, aiSdkTokens } from '../src/baselines/ai-sdk-tool-search.js'
+import { aiSdkToolSearch } from '../src/baselines/ai-sdk-tool-search.js'
 import { createBm25, hermesBm25, parameterNames, plainBm25 } from '../src/baselines/bm25.js'
 import { deepagents } from '../src/baselines/deepagents.js'
 import { headOnly } from '../src/baselines/head-only.js'
@@ -88,11 +88,11 @@ describe('keyword retrieval baselines', () => {
     const a = s(1, 3, idfX) + s(2, 3, idfY), b = s(1, 2, idfY)
     expect(ranker.rank('x y')).toEqual(a > b ? ['a', 'b'] : ['b', 'a'])
   })
-  it('AI SDK 7 scoring: +2 per term in the name, +1 in the description, camelCase split, ties in catalog order', () => {
-    expect(aiSdkTokens('getWeather now_please')).toEqual(['get', 'weather', 'now', 'please'])
-    const rank = aiSdkToolSearch(tools).rank
-    expect(rank('weather')).toEqual(['getWeather'])
-    expect(rank('issues repository')).toEqual(['list_issues', 'create_issue']) // 2+1+1 vs 1
-    expect(rank('repository')).toEqual(['create_issue', 'list_issues'])
+  it('AI SDK 7 toolSearch, run by the SDK: +2 per term in the name, +1 in the description, camelCase split, ties in catalog order', async () => {
+    const search = aiSdkToolSearch(tools)
+    expect(await search.rank('weather now_please')).toEqual(['getWeather']) // camelCase name split into get + weather
+    expect(await search.rank('issues repository')).toEqual(['list_issues', 'create_issue']) // 2+1+1 vs 1
+    expect(await search.rank('repository')).toEqual(['create_issue', 'list_issues'])
+    expect(await search.rank('kubernetes')).toEqual([])
   })
 })

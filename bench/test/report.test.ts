@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { buildHeadline } from '../src/report/headline.js'
 import { table } from '../src/report/markdown.js'
-import { barChart, lineChart } from '../src/report/svg.js'
+import { FIGURES_END, FIGURES_START, readmeFigures, replaceFigures } from '../src/report/readme-figures.js'
+import { axis, barChart, lineChart } from '../src/report/svg.js'
 import type { Report } from '../src/report/types.js'
 import { writeReport } from '../src/report/write.js'
 import { REPORT_BUDGETS, RETENTION_GRID } from '../src/suites/trimming.js'
@@ -83,5 +84,68 @@ describe('report writer', () => {
 
   it('renders markdown tables with escaped pipes', () => {
     expect(table(['a', 'b'], [['x|y', '1']])).toBe('| a | b |\n| --- | --- |\n| x\\|y | 1 |')
+  })
+})
+
+describe('chart axes', () => {
+  /** The numbers written as tick labels on the y axis (text right-aligned left of the plot). */
+  const yLabels = (svg: string): number[] => [...svg.matchAll(/<text x="\d+(?:\.\d+)?" y="[\d.]+" text-anchor="end">([^<]+)<\/text>/g)].map((m) => Number(m[1]!.replace('%', '')))
+  /** Ticks a step apart, the step 1, 2 or 5 x 10^k, every tick a multiple of it. */
+  const roundTicks = (ticks: number[]): boolean => {
+    const step = ticks[1]! - ticks[0]!
+    const mantissa = step / 10 ** Math.floor(Math.log10(step))
+    return [1, 2, 5].some((r) => Math.abs(mantissa - r) < 1e-9) && ticks.every((t, i) => Math.abs(t / step - Math.round(t / step)) < 1e-9 && (i === 0 || Math.abs(t - ticks[i - 1]! - step) < 1e-9 * step))
+  }
+
+  it('ticks are round numbers: the 0/5/11/16/22% of a 22% maximum become 0/5/10/15/20/25%', () => {
+    const svg = barChart({ title: 't', yLabel: 'y', groups: ['a'], series: ['s'], values: [[0.22]], format: (v) => `${Math.round(v * 100)}%` })
+    expect(yLabels(svg)).toEqual([0, 5, 10, 15, 20, 25])
+    expect(axis(0.035, 10, 0, 100, true).ticks).toEqual([0.01, 0.1, 1, 10]) // not 0.035 / 0.59 / 10 ms
+    expect(axis(1, 21, 0, 100, true).ticks).toEqual([1, 2, 5, 10, 20, 50, 100])
+    for (const [lo, hi] of [[0, 0.713], [0, 37], [0, 1234], [3, 97]] as const) {
+      const { scale, ticks } = axis(lo, hi, 0, 100, false)
+      expect(roundTicks(ticks), `${ticks.join(',')} on [${lo}, ${hi}]`).toBe(true)
+      expect(scale.domain()).toEqual([ticks[0], ticks.at(-1)]) // the axis ends on a tick
+    }
+  })
+
+  it('never clips: a value above yMax grows the axis, and every bar and point lies inside the plot', () => {
+    const svg = barChart({ title: 't', yLabel: 'y', groups: ['a', 'b'], series: ['s'], values: [[0.5], [1.3]], yMax: 1 })
+    expect(Math.max(...yLabels(svg))).toBeGreaterThanOrEqual(1.3)
+    const heights = [...svg.matchAll(/<rect x="[\d.]+" y="([\d.]+)" width="[\d.]+" height="([\d.]+)" fill/g)].map((m) => Number(m[2]))
+    expect(heights[1]! / heights[0]!).toBeCloseTo(1.3 / 0.5, 1) // proportional, not cut at yMax
+    const line = lineChart({ title: 't', xLabel: 'x', yLabel: 'y', yMin: 0, yMax: 1, series: [{ name: 'a', points: [{ x: 1, y: 0.2 }, { x: 2, y: 1.4 }] }] })
+    const top = 34
+    for (const m of line.matchAll(/<circle cx="[\d.]+" cy="([\d.]+)"/g)) expect(Number(m[1])).toBeGreaterThanOrEqual(top)
+  })
+
+  it('report.md links each chart it was written with', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spillway-bench-md-'))
+    try {
+      const files = writeReport(dir, sampleReport()).filter((f) => f.endsWith('.svg'))
+      const md = readFileSync(join(dir, 'report.md'), 'utf8')
+      for (const f of files) expect(md).toContain(`](${f})`)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('README figures', () => {
+  it('come from the report, with its machine and date, and replace only the marked block', () => {
+    const r = sampleReport()
+    const figures = readmeFigures(r)
+    expect(figures).toContain('measured 2026-01-01 on 2 x cpu, 24 GiB, linux/x64, Node v20')
+    expect(figures).toContain('| labelled failure lines of 2 failing CI logs still visible | **90.0%** | 25.0% (head-only) |')
+    expect(figures).toContain('| budget needed to keep 90% of them (cidiff) | **8k** | 128k (head-only) |')
+    expect(figures).toContain('| tool retrieval Recall@5, toy (3 tools, 2 queries) | **1.000** | 0.750 (bm25) |')
+    expect(figures).toContain('**2.0x / 2.0x**') // trimResult vs the newline scan at 1 and 10 MB
+    const readme = `# x\n\nbefore\n${FIGURES_START}\nold table\n${FIGURES_END}\nafter\n`
+    const out = replaceFigures(readme, figures)
+    expect(out).not.toContain('old table')
+    expect(out.startsWith('# x\n\nbefore\n')).toBe(true)
+    expect(out.endsWith(`${FIGURES_END}\nafter\n`)).toBe(true)
+    expect(replaceFigures(out, figures)).toBe(out) // idempotent
+    expect(() => replaceFigures('# no markers', figures)).toThrow(/figures:start/)
   })
 })

@@ -1,33 +1,34 @@
-// AI SDK 7's default `toolSearch()` ranking (ai 7.0.173, dist/index.js, `createToolSearchState`,
-// used when no custom `search` is passed): the query's distinct terms are matched against each
-// deferred tool's name and description, +2 for a term among the name's terms and +1 for a term
-// among the description's terms; tools scoring 0 are dropped; a stable sort by score keeps
-// catalog order on ties; the tool returns the first `maxResults` (default 5). Terms: camelCase
-// split (`aB` -> `a B`), lower-cased, runs of letters/digits. Like the SDK, the tools are
-// re-tokenized on every query. We keep the whole ranking (not just 5) so Recall@10 is defined.
+// AI SDK 7's default `toolSearch()` ranking, run by the SDK itself: the catalog becomes real
+// `deferLoading` tools beside a real `toolSearch({ maxResults })`, and `createToolSearchState`
+// (exported by `ai/internal`; it is what `generateText` and `streamText` call each step) binds the
+// search tool exactly as a generation does. Its `execute` is the SDK's own scoring (+2 per query
+// term among the name's terms, +1 among the description's, 0 dropped, ties in catalog order) with
+// no model in the loop. `maxResults` is the catalog size so Recall@10 is defined (the SDK default
+// returns 5).
 import type { ToolDescriptor } from '@spillway/core'
-import type { KeywordRanker } from './bm25.js'
+import { jsonSchema, tool, toolSearch, type ToolSet } from 'ai-v7'
+import { createToolSearchState } from 'ai-v7/internal'
 
-/** The SDK's tokenizer. */
-export function aiSdkTokens(text: string): string[] {
-  return text.replace(/([a-z\d])([A-Z])/g, '$1 $2').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+/** A ranker whose answer may be asynchronous (the SDK's search tool always is). */
+export interface AsyncKeywordRanker {
+  rank(query: string): Promise<string[]>
 }
 
-/** AI SDK 7 default tool-search scoring over the tools. */
-export function aiSdkToolSearch(tools: readonly ToolDescriptor[]): KeywordRanker {
+/** Key of the search tool in the set; no catalog tool is called this. */
+const SEARCH_TOOL = '__bench_tool_search'
+
+/** AI SDK 7's default tool search over the tools, as a generation would bind it. */
+export function aiSdkToolSearch(tools: readonly ToolDescriptor[]): AsyncKeywordRanker {
+  const set: ToolSet = {}
+  for (const t of tools) set[t.name] = tool({ description: t.description ?? '', inputSchema: jsonSchema({ type: 'object' }), deferLoading: true })
+  set[SEARCH_TOOL] = toolSearch({ maxResults: Math.max(1, tools.length) })
+  const search = createToolSearchState({ tools: set, toolCallers: undefined })(set)?.[SEARCH_TOOL]
+  const execute = search?.execute
+  if (execute === undefined) throw new Error('ai 7 createToolSearchState did not bind the toolSearch tool')
   return {
-    rank(query) {
-      const terms = [...new Set(aiSdkTokens(query))]
-      return tools
-        .map(({ name, description }) => {
-          const nameTerms = aiSdkTokens(name)
-          const descriptionTerms = aiSdkTokens(description ?? '')
-          const score = terms.reduce((s, term) => s + (nameTerms.includes(term) ? 2 : 0) + (descriptionTerms.includes(term) ? 1 : 0), 0)
-          return { name, score }
-        })
-        .filter((m) => m.score > 0)
-        .sort((a, b) => b.score - a.score)
-        .map((m) => m.name)
+    async rank(query) {
+      const out = (await execute({ query }, { toolCallId: 'bench', messages: [], context: {} })) as { tools: Array<{ name: string }> }
+      return out.tools.map((m) => m.name)
     },
   }
 }

@@ -44,8 +44,18 @@ export function renderCharts(r: Report): Record<string, string> {
     const variants = [...new Set(speed.map((s) => s.variant))]
     charts['speed.svg'] = lineChart({
       title: 'Median time per call vs input size', xLabel: 'input (MiB, log scale)', yLabel: 'median ms (log scale)', xLog: true, yLog: true,
-      formatX: (v) => `${Math.round(v)}`, xTicks: [...new Set(speed.map((s) => s.mb))], formatY: (v) => (v >= 10 ? v.toFixed(0) : v.toPrecision(2)),
+      formatX: (v) => `${Math.round(v)}`, xTicks: [...new Set(speed.map((s) => s.mb))], formatY: (v) => String(Number(v.toPrecision(2))),
       series: variants.map((v) => ({ name: v, points: speed.filter((s) => s.variant === v).map((s) => ({ x: s.mb, y: Math.max(s.medianMs, 0.001) })) })),
+    })
+  }
+  const store = r.store?.rows.filter((x) => x.store !== '-') ?? []
+  if (store.length > 0) {
+    const stores = [...new Set(store.map((x) => x.store))]
+    const groups = [...new Set(store.map((x) => `${x.op} ${x.mb} MB`))]
+    charts['store.svg'] = barChart({
+      title: 'Store: median time per call as a multiple of SHA-256 of the same bytes', yLabel: 'x SHA-256', format: (v) => String(Number(v.toPrecision(3))),
+      groups, series: stores,
+      values: groups.map((g) => stores.map((st) => store.find((x) => `${x.op} ${x.mb} MB` === g && x.store === st)?.vsSha256 ?? null)),
     })
   }
   return charts

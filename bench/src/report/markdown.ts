@@ -12,9 +12,12 @@ export function table(header: readonly string[], rows: ReadonlyArray<readonly st
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n')
 }
 
-/** Renders `report.md`. */
-export function renderMarkdown(r: Report): string {
+/** Renders `report.md`; `charts` are the SVG files written beside it, linked from their sections. */
+export function renderMarkdown(r: Report, charts: readonly string[] = []): string {
   const out: string[] = ['# spillway benchmark', '', `**${r.headline}**`, '']
+  const chart = (file: string, alt: string): void => {
+    if (charts.includes(file)) out.push(`![${alt}](${file})`, '')
+  }
   out.push(
     `Corpus: ${r.corpus.source === 'synthetic' ? '**synthetic** (generated, seeded; not real tool output)' : `\`${r.corpus.dir}\``}. Mode: ${r.mode}. Tokens: ${r.tokenizer}. ` +
       `Node ${r.versions['node']}, spillway ${r.versions['@spillway/core']}; ${r.machine.cpus} x ${r.machine.cpuModel}, ${r.machine.memoryGiB} GiB. Generated ${r.generatedAt}.`,
@@ -28,8 +31,10 @@ export function renderMarkdown(r: Report): string {
     const methods = r.methods.trimming.map((m) => m.id)
     const cell = (m: string, kind: string, b: number) => t.cells.find((c) => c.method === m && c.kind === kind && c.budget === b)
     out.push('## Trimming: tokens kept (o200k, % of the input tokens)', '')
+    chart('tokens-kept.svg', 'Tokens kept per kind and method')
     out.push(table(['kind', 'budget', 'input tokens', ...methods], t.kinds.flatMap((kd) => REPORT_BUDGETS.map((b) => [kd.kind, `${b / 1000}k`, String(kd.tokens), ...methods.map((m) => pct(cell(m, kd.kind, b)?.keptShare))]))), '')
     out.push('## Trimming: labelled lines kept', '', 'Mean share of labelled lines visible in the excerpt (cidiff `E` lines, LogChunks failure reasons, BGL alerts, error-level loghub lines).', '')
+    chart('retention-vs-budget.svg', 'Labelled lines kept vs budget')
     const pooled = t.kinds.filter((kd) => t.cells.some((c) => c.kind === kd.kind && c.retention !== null)).flatMap((kd) => REPORT_BUDGETS.map((b) =>
       [`all ${kd.kind}s`, String(t.curves.filter((c) => c.method === methods[0] && c.kind === kd.kind).reduce((s, c) => s + c.cases, 0)), `${b / 1000}k`, ...methods.map((m) => pct(cell(m, kd.kind, b)?.retention))]))
     out.push(table(['labels', 'logs', 'budget', ...methods], [...pooled, ...[...new Set(t.curves.map((c) => c.labelSource))].flatMap((src) => REPORT_BUDGETS.map((b) => {
@@ -57,11 +62,21 @@ export function renderMarkdown(r: Report): string {
   }
   if (r.speed !== null && r.speed.length > 0) {
     out.push('## Speed', '', 'Median and p95 wall time per call; MB/s = input MiB / median s; ratio = median / one `indexOf(\'\\n\')` scan of the same input in the same run. Budget 8k, tool `terminal`.', '')
+    chart('speed.svg', 'Median time per call vs input size')
     out.push(table(['variant', 'MiB', 'reps', 'median ms', 'p95 ms', 'MB/s', 'x newline scan', 'failures'], r.speed.map((s) => [s.variant, String(s.mb), String(s.reps), num(s.medianMs, 2), num(s.p95Ms, 2), num(s.mbPerS, 0), num(s.vsNewlineScan, 2), String(s.failures)])), '')
+    const engines = r.speed.filter((s) => s.vsV8 !== undefined)
+    if (engines.length > 0) {
+      out.push('Regex grep by engine (every line tested; core runs re2js, linear-time; V8 is the backtracking reference), ratio to V8 in the same run:', '')
+      out.push(table(['variant', 'MiB', 'median ms', 'x V8'], engines.map((s) => [s.variant, String(s.mb), num(s.medianMs, 1), num(s.vsV8 ?? 0, 2)])), '')
+    }
   }
-  if (r.store) out.push(...storeSection(r.store))
+  if (r.store) {
+    out.push(...storeSection(r.store))
+    chart('store.svg', 'Store time per call as a multiple of SHA-256')
+  }
   if (r.retrieval !== null && r.retrieval.length > 0) {
     out.push('## Tool retrieval', '', 'Recall@k = share of a query\'s relevant tools among the first k, averaged; MRR = mean 1/rank of the first relevant tool (0 if not ranked). Latency: median per query.', '')
+    chart('retrieval-recall.svg', 'Recall@1/5/10 per method')
     out.push(table(['set', 'tools', 'queries', 'method', 'R@1', 'R@5', 'R@10', 'MRR', 'median µs'], r.retrieval.map((x) => [x.set, String(x.tools), String(x.queries), x.method, num(x.recall1, 3), num(x.recall5, 3), num(x.recall10, 3), num(x.mrr, 3), num(x.medianUs, 1)])), '')
   }
   out.push('## Memory', '', `Peak RSS after the trimming run: ${r.memory.peakRssMiBAfterTrimming === null ? '-' : `${num(r.memory.peakRssMiBAfterTrimming, 0)} MiB`}; at the end (after the speed run's large inputs): ${num(r.memory.peakRssMiBEnd, 0)} MiB.`, '')

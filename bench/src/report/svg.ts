@@ -1,4 +1,6 @@
-// Hand-written SVG charts (no chart dependency): grouped bars and lines with log or linear axes.
+// SVG charts: grouped bars and lines with log or linear axes. Scales and ticks come from
+// d3-scale (nice domains, round ticks); the domain always covers every value, so nothing is clipped.
+import { scaleLinear, scaleLog, type ScaleContinuousNumeric } from 'd3-scale'
 
 const PALETTE = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f']
 
@@ -8,6 +10,32 @@ export function xml(s: string): string {
 }
 
 const f = (n: number): string => (Math.round(n * 10) / 10).toString()
+
+/** Tick count asked of d3 on a linear axis (it picks 1/2/5 x 10^k steps near this count). */
+const LINEAR_TICKS = 5
+
+/**
+ * A nice axis over `[lo, hi]` (log or linear) mapped to `[from, to]` pixels, with round ticks:
+ * d3's 1/2/5 steps on a linear axis; on a log axis the powers of ten, with 2x and 5x added when
+ * the range spans fewer than three decades. `nice: false` keeps the domain at `[lo, hi]`.
+ */
+export function axis(lo: number, hi: number, from: number, to: number, log: boolean, nice = true): { scale: ScaleContinuousNumeric<number, number>; ticks: number[] } {
+  if (log) {
+    const a = Math.max(lo, Number.MIN_VALUE), b = Math.max(hi, a)
+    const scale = scaleLog().domain([a, b === a ? a * 10 : b]).range([from, to])
+    if (nice) scale.nice()
+    const [d0, d1] = scale.domain() as [number, number]
+    const decades = Math.round(Math.log10(d1 / d0))
+    const ticks = scale.ticks().filter((t) => {
+      const m = Math.round(t / 10 ** Math.floor(Math.log10(t) + 1e-9))
+      return m === 1 || (decades < 3 && (m === 2 || m === 5))
+    })
+    return { scale, ticks }
+  }
+  const scale = scaleLinear().domain([lo, hi === lo ? lo + 1 : hi]).range([from, to])
+  if (nice) scale.nice(LINEAR_TICKS)
+  return { scale, ticks: scale.ticks(LINEAR_TICKS) }
+}
 
 function frame(w: number, h: number, title: string, body: string[]): string {
   return [
@@ -35,7 +63,7 @@ export interface BarChartSpec {
   series: readonly string[]
   /** values[group][series]; null = no bar. */
   values: ReadonlyArray<ReadonlyArray<number | null>>
-  /** Top of the y axis (default: the largest value). */
+  /** Top of the y axis at least (the axis still grows to the largest value, rounded up to a tick). */
   yMax?: number
   /** Format of the tick labels. */
   format?: (v: number) => string
@@ -46,15 +74,16 @@ export function barChart(spec: BarChartSpec): string {
   const { groups, series, values } = spec
   const fmt = spec.format ?? ((v: number) => f(v))
   const left = 60, right = 190, top = 34, bottom = 60
-  const groupW = Math.max(60, series.length * 14 + 16)
-  const w = left + right + groups.length * groupW
+  // Wide enough for each group's label and for the title (about 6.5 px per 11 px char, 8.5 per 14 px bold).
+  const groupW = Math.max(60, series.length * 14 + 16, ...groups.map((g) => g.length * 6.5 + 12))
+  const w = Math.max(left + right + groups.length * groupW, Math.ceil(spec.title.length * 8.5) + 40)
   const h = 340
   const plotH = h - top - bottom
-  const max = spec.yMax ?? Math.max(1e-9, ...values.flat().filter((v): v is number => v !== null))
-  const y = (v: number): number => top + plotH - (Math.min(v, max) / max) * plotH
+  const dataMax = Math.max(1e-9, ...values.flat().filter((v): v is number => v !== null && Number.isFinite(v)))
+  const { scale, ticks } = axis(0, Math.max(spec.yMax ?? 0, dataMax), top + plotH, top, false)
+  const y = (v: number): number => scale(v)
   const body: string[] = []
-  for (let t = 0; t <= 4; t++) {
-    const v = (max * t) / 4
+  for (const v of ticks) {
     body.push(`<line x1="${left}" x2="${w - right}" y1="${f(y(v))}" y2="${f(y(v))}" stroke="#ddd"/>`, `<text x="${left - 4}" y="${f(y(v) + 4)}" text-anchor="end">${xml(fmt(v))}</text>`)
   }
   const barW = (groupW - 16) / Math.max(1, series.length)
@@ -88,7 +117,7 @@ export interface LineChartSpec {
   yMax?: number
   formatX?: (v: number) => string
   formatY?: (v: number) => string
-  /** Where to label the x axis (default: 5 evenly spaced ticks). */
+  /** Where to label the x axis (default: d3's round ticks). */
   xTicks?: readonly number[]
 }
 
@@ -97,35 +126,32 @@ export function lineChart(spec: LineChartSpec): string {
   const left = 64, right = 190, top = 34, bottom = 50, w = 760, h = 360
   const plotW = w - left - right, plotH = h - top - bottom
   const pts = spec.series.flatMap((s) => s.points).filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y) && (!spec.xLog || p.x > 0) && (!spec.yLog || p.y > 0))
-  const tx = (v: number): number => (spec.xLog ? Math.log10(v) : v)
-  const ty = (v: number): number => (spec.yLog ? Math.log10(v) : v)
-  const xs = pts.map((p) => tx(p.x)), ys = pts.map((p) => ty(p.y))
-  let x0 = Math.min(...xs), x1 = Math.max(...xs)
-  let y0 = spec.yMin !== undefined ? ty(spec.yMin) : Math.min(...ys)
-  let y1 = spec.yMax !== undefined ? ty(spec.yMax) : Math.max(...ys)
-  if (!Number.isFinite(x0)) (x0 = 0), (x1 = 1)
-  if (!Number.isFinite(y0)) (y0 = 0), (y1 = 1)
-  if (x1 === x0) x1 = x0 + 1
-  if (y1 === y0) y1 = y0 + 1
-  const px = (v: number): number => left + ((tx(v) - x0) / (x1 - x0)) * plotW
-  const py = (v: number): number => top + plotH - ((ty(v) - y0) / (y1 - y0)) * plotH
-  const inv = (t: number, log: boolean | undefined): number => (log ? 10 ** t : t)
+  const xs = pts.map((p) => p.x), ys = pts.map((p) => p.y)
+  // Given x ticks (the measured sizes or budgets) label the data's own extent: no padding to a decade.
+  const xAxis = axis(xs.length ? Math.min(...xs) : 1, xs.length ? Math.max(...xs) : 10, left, left + plotW, spec.xLog === true, spec.xTicks === undefined)
+  // yMin/yMax widen the axis (0..100% for shares); values outside them widen it further: no clipping.
+  const yLo = Math.min(...ys, ...(spec.yMin !== undefined ? [spec.yMin] : [])), yHi = Math.max(...ys, ...(spec.yMax !== undefined ? [spec.yMax] : []))
+  const yAxis = axis(Number.isFinite(yLo) ? yLo : 1, Number.isFinite(yHi) ? yHi : 10, top + plotH, top, spec.yLog === true)
+  const px = (v: number): number => xAxis.scale(v)
+  const py = (v: number): number => yAxis.scale(v)
   const fx = spec.formatX ?? ((v: number) => f(v)), fy = spec.formatY ?? ((v: number) => f(v))
   const body: string[] = []
-  for (let t = 0; t <= 4; t++) {
-    const yv = inv(y0 + ((y1 - y0) * t) / 4, spec.yLog)
+  for (const yv of yAxis.ticks) {
     body.push(
       `<line x1="${left}" x2="${left + plotW}" y1="${f(py(yv))}" y2="${f(py(yv))}" stroke="#ddd"/>`,
       `<text x="${left - 4}" y="${f(py(yv) + 4)}" text-anchor="end">${xml(fy(yv))}</text>`,
     )
   }
-  const xTicks = (spec.xTicks ?? [0, 1, 2, 3, 4].map((t) => inv(x0 + ((x1 - x0) * t) / 4, spec.xLog))).filter((v) => Number.isFinite(tx(v)) && tx(v) >= x0 && tx(v) <= x1)
+  const [dx0, dx1] = xAxis.scale.domain() as [number, number]
+  const xTicks = (spec.xTicks ?? xAxis.ticks).filter((v) => Number.isFinite(v) && v >= dx0 && v <= dx1)
   for (const xv of xTicks) body.push(`<text x="${f(px(xv))}" y="${top + plotH + 14}" text-anchor="middle">${xml(fx(xv))}</text>`)
   spec.series.forEach((s, si) => {
     const color = PALETTE[si % PALETTE.length]
     const p = s.points.filter((q) => Number.isFinite(q.x) && Number.isFinite(q.y) && (!spec.xLog || q.x > 0) && (!spec.yLog || q.y > 0))
     if (p.length === 0) return
-    body.push(`<polyline fill="none" stroke="${color}" stroke-width="2" points="${p.map((q) => `${f(px(q.x))},${f(py(q.y))}`).join(' ')}"/>`)
+    // Past the palette, series repeat a colour with a dashed line.
+    const dash = si >= PALETTE.length ? ' stroke-dasharray="6 3"' : ''
+    body.push(`<polyline fill="none" stroke="${color}" stroke-width="2"${dash} points="${p.map((q) => `${f(px(q.x))},${f(py(q.y))}`).join(' ')}"/>`)
     for (const q of p) body.push(`<circle cx="${f(px(q.x))}" cy="${f(py(q.y))}" r="3" fill="${color}"><title>${xml(`${s.name}: ${fx(q.x)} -> ${fy(q.y)}`)}</title></circle>`)
   })
   body.push(

@@ -7,10 +7,11 @@ import type { Report } from './types.js'
 /** Writes report.json, report.md and the SVG charts into `dir`; returns the file names. */
 export function writeReport(dir: string, report: Report): string[] {
   mkdirSync(dir, { recursive: true })
+  const charts = renderCharts(report)
   const files: Record<string, string> = {
     'report.json': `${JSON.stringify(report, null, 2)}\n`,
-    'report.md': renderMarkdown(report),
-    ...renderCharts(report),
+    'report.md': renderMarkdown(report, Object.keys(charts)),
+    ...charts,
   }
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text)
   return Object.keys(files)

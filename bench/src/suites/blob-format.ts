@@ -187,7 +187,7 @@ async function runChild(task: Task, coreDir: string | undefined): Promise<unknow
       const chunks: Uint8Array[] = []
       for (let i = 0; i < bytes.length; i += C) chunks.push(bytes.subarray(i, i + C))
       // fflate is core's dependency (its fallback codec), resolved from core's package.
-      const { deflateSync, inflateSync } = createRequire(fileURLToPath(new URL('../../../packages/core/package.json', import.meta.url)))('fflate') as typeof import('fflate')
+      const { deflateSync, inflateSync } = createRequire(fileURLToPath(new URL('../../../packages/core/package.json', import.meta.url)))('fflate') as { deflateSync(d: Uint8Array, o: { level: 1 }): Uint8Array; inflateSync(d: Uint8Array): Uint8Array }
       const zlib = await import('node:zlib')
       const stream = async (c: Uint8Array, s: CompressionStream | DecompressionStream): Promise<Uint8Array> => {
         const w = s.writable.getWriter()

@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
-import { memoryStore, type ToolDescriptor } from '@spillway/core'
+import { createSpillway, memoryStore, type ToolDescriptor } from '@spillway/core'
 import { createMcpProxy, type McpProxy } from '@spillway/mcp'
 import { CASE_KINDS, TOOL_FOR_KIND, type CaseKind, type TrimCase } from '../corpus/types.js'
 import { SPAN_LABEL_SOURCES, retention } from '../metrics/retention.js'
@@ -33,6 +33,8 @@ export interface McpKindRow {
   /** Median ms per call, direct and through the proxy (includes trim + spill). */
   msDirect: number
   msProxy: number
+  /** Median ms of core's `spillway.handle` alone on the same results (trim + store), same run: the proxy's own share is msProxy - msDirect - msHandle. */
+  msHandle: number
 }
 
 /** Added latency of the proxy on small results. */
@@ -118,6 +120,7 @@ async function corpusRows(cases: readonly TrimCase[], progress: Progress): Promi
   const direct = await directClient(make)
   const { client, proxy } = await proxiedClient(make)
   const rows: McpKindRow[] = []
+  const sw = createSpillway({ store: memoryStore() })
   try {
     for (const kind of kinds) {
       const name = toolFor(kind).name
@@ -129,6 +132,7 @@ async function corpusRows(cases: readonly TrimCase[], progress: Progress): Promi
       const shape: number[] = []
       const msD: number[] = []
       const msP: number[] = []
+      const msH: number[] = []
       for (let i = 0; i < of.length; i++) {
         const c = of[i]!
         // Alternate which goes first, so neither always meets a warm cache.
@@ -136,6 +140,9 @@ async function corpusRows(cases: readonly TrimCase[], progress: Progress): Promi
         let p: Awaited<ReturnType<typeof timeCall>>
         if (i % 2 === 0) (d = await timeCall(direct, name, { i })), (p = await timeCall(client, name, { i }))
         else (p = await timeCall(client, name, { i })), (d = await timeCall(direct, name, { i }))
+        const t = performance.now()
+        await sw.handle({ tool: name, result: c.text, sessionId: 'bench-handle', toolCallId: String(i) })
+        msH.push(performance.now() - t)
         const dr = received(d.r)
         const pr = received(p.r)
         tokensDirect += dr.tokens
@@ -156,11 +163,11 @@ async function corpusRows(cases: readonly TrimCase[], progress: Progress): Promi
         }
       }
       const nz = (xs: number[]): number | null => (xs.length === 0 ? null : mean(xs))
-      rows.push({ kind, cases: of.length, tokensDirect, tokensProxy, keptShare: tokensProxy / tokensDirect, retention: nz(ret), filesNamed: nz(files), shapeStated: nz(shape), msDirect: quantile(msD, 0.5), msProxy: quantile(msP, 0.5) })
+      rows.push({ kind, cases: of.length, tokensDirect, tokensProxy, keptShare: tokensProxy / tokensDirect, retention: nz(ret), filesNamed: nz(files), shapeStated: nz(shape), msDirect: quantile(msD, 0.5), msProxy: quantile(msP, 0.5), msHandle: quantile(msH, 0.5) })
       progress(`mcp: ${kind}: ${of.length} results, ${tokensDirect} -> ${tokensProxy} tokens`)
     }
   } finally {
-    await Promise.all([direct.close(), client.close(), proxy.close()])
+    await Promise.all([direct.close(), client.close(), proxy.close(), sw.dispose()])
   }
   return rows
 }
@@ -229,9 +236,9 @@ export function mcpMarkdown(r: McpReport): string {
     '',
     `Corpus results served by an MCP server of ours, read by an SDK client directly and through the proxy (default budget ${r.budgetChars} chars), in-process transports. Tokens: o200k of the text blocks plus each resource_link as JSON.`,
     '',
-    '| kind | results | tokens direct | tokens via proxy | kept | labelled lines visible | files named | JSON facts | ms direct (p50) | ms proxy (p50) |',
-    '|---|---|---|---|---|---|---|---|---|---|',
-    ...r.kinds.map((k) => `| ${k.kind} | ${k.cases} | ${k.tokensDirect} | ${k.tokensProxy} | ${pct(k.keptShare)} | ${pct(k.retention)} | ${pct(k.filesNamed)} | ${pct(k.shapeStated)} | ${k.msDirect.toFixed(2)} | ${k.msProxy.toFixed(2)} |`),
+    '| kind | results | tokens direct | tokens via proxy | kept | labelled lines visible | files named | JSON facts | ms direct (p50) | ms proxy (p50) | ms core handle alone (p50) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...r.kinds.map((k) => `| ${k.kind} | ${k.cases} | ${k.tokensDirect} | ${k.tokensProxy} | ${pct(k.keptShare)} | ${pct(k.retention)} | ${pct(k.filesNamed)} | ${pct(k.shapeStated)} | ${k.msDirect.toFixed(2)} | ${k.msProxy.toFixed(2)} | ${k.msHandle.toFixed(2)} |`),
     '',
     `Added latency on a small result (${r.latency.calls} calls each, alternating blocks): direct p50 ${r.latency.direct.p50.toFixed(3)} ms / p99 ${r.latency.direct.p99.toFixed(3)} ms; proxy p50 ${r.latency.proxy.p50.toFixed(3)} ms / p99 ${r.latency.proxy.p99.toFixed(3)} ms; +${r.latency.addedP50.toFixed(3)} ms at p50 (x${r.latency.ratioP50.toFixed(2)} p50, x${r.latency.ratioP99.toFixed(2)} p99).`,
     '',

@@ -3,7 +3,7 @@
 import { join } from 'node:path'
 import { createToolIndex, selectTools } from '@spillway/core'
 import { aiSdkToolSearch } from '../baselines/ai-sdk-tool-search.js'
-import { hermesBm25, plainBm25, type KeywordRanker } from '../baselines/bm25.js'
+import { hermesBm25, plainBm25 } from '../baselines/bm25.js'
 import type { RetrievalSet } from '../corpus/types.js'
 import { scoreRankings, type RetrievalScores } from '../metrics/retrieval.js'
 import { median } from '../metrics/stats.js'
@@ -37,7 +37,7 @@ export const RETRIEVAL_METHODS = [
   { id: 'spillway-extra', label: 'spillway keyword + extraText', source: 'as spillway, plus extraText = the other string fields of tools.json (long description, API category...)' },
   { id: 'bm25', label: 'plain BM25', source: 'Okapi BM25 k1 1.2 b 0.75, name + description' },
   { id: 'hermes-bm25', label: 'Hermes-style BM25', source: 'k1 1.5 b 0.75, name + description + parameter names (progressive-tool-disclosure-pr.txt)' },
-  { id: 'ai-sdk-7', label: 'AI SDK 7 toolSearch', source: 'ai 7.0.173 default toolSearch scoring: +2 term in name, +1 in description' },
+  { id: 'ai-sdk-7', label: 'AI SDK 7 toolSearch', source: 'ai 7.0.173 toolSearch() bound by ai/internal createToolSearchState (the SDK\'s own default scoring: +2 term in name, +1 in description)' },
 ] as const
 
 /** Picks at most `max` items spread evenly over the list (deterministic). */
@@ -53,7 +53,7 @@ export async function runRetrieval(sets: readonly RetrievalSet[], maxQueries: nu
   const largest = sets.reduce<RetrievalSet | undefined>((a, s) => (a === undefined || s.tools.length > a.tools.length ? s : a), undefined)
   for (const set of sets) {
     const queries = sampleEvenly(set.queries, maxQueries)
-    const rankers: Array<{ id: string; rank: KeywordRanker['rank']; buildMs: number }> = []
+    const rankers: Array<{ id: string; rank: (query: string) => string[] | Promise<string[]>; buildMs: number }> = []
     let t0 = performance.now()
     const index = await createToolIndex(set.tools)
     const size = index.size
@@ -69,20 +69,24 @@ export async function runRetrieval(sets: readonly RetrievalSet[], maxQueries: nu
     t0 = performance.now()
     const hb = hermesBm25(set.tools)
     rankers.push({ id: 'hermes-bm25', rank: hb.rank, buildMs: performance.now() - t0 })
-    rankers.push({ id: 'ai-sdk-7', rank: aiSdkToolSearch(set.tools).rank, buildMs: 0 })
+    t0 = performance.now()
+    const sdk = aiSdkToolSearch(set.tools)
+    rankers.push({ id: 'ai-sdk-7', rank: (q) => sdk.rank(q), buildMs: performance.now() - t0 })
 
     const ranked = rankers.map(() => [] as Array<{ ranked: string[]; relevant: string[] }>)
     const times = rankers.map(() => [] as number[])
-    queries.forEach((q, qi) => {
+    for (const [qi, q] of queries.entries()) {
       // Rotate the order per query so no method always runs first (warm caches, GC).
       for (let j = 0; j < rankers.length; j++) {
         const m = (qi + j) % rankers.length
         const s = performance.now()
-        const r = rankers[m]!.rank(q.query)
+        const answer = rankers[m]!.rank(q.query)
+        // Only the AI SDK's search is async (its tool's execute); awaited inside its own timing.
+        const r = Array.isArray(answer) ? answer : await answer
         times[m]!.push((performance.now() - s) * 1000)
         ranked[m]!.push({ ranked: r, relevant: q.relevant })
       }
-    })
+    }
     // selectTools against the search it wraps, same queries, alternating which runs first.
     const selectUs: number[] = []
     const searchUs: number[] = []

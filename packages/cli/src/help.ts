@@ -117,8 +117,8 @@ resources/read of the spillway:// URI) and, when deferral is on, the tool list.
   --expose a,b         tools never deferred
   --timeout MS         time an upstream call may take before the client gets an error
                        (default 60000; a hung upstream is restarted for the next call)
-  --store URL|DIR      store: a folder or redis://host:port/db (else --dir, $SPILLWAY_STORE,
-                       $SPILLWAY_DIR, the user's cache folder)
+  --store URL|DIR      store: a folder or redis://host:port/db (else $SPILLWAY_STORE, else
+                       the folder: --dir, $SPILLWAY_DIR, the user's cache folder)
   --keep-output-schemas  keep the tools' outputSchema (dropped by default: an excerpt of a
                        structured result cannot match it)
   --quiet              no warnings and no upstream stderr on stderr

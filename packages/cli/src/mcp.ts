@@ -103,7 +103,7 @@ export async function runMcp(argv: string[], io: CliIO, parse: (args: string[], 
   const { createMcpProxy, createSpillwayPool, serveHttp, serveStdio } = await import('@spillway/mcp')
   if (values.store !== undefined && values.dir !== undefined) throw new UsageError('give --store or --dir, not both')
   // The CLI's one store rule: --store/--dir, else $SPILLWAY_STORE, else the fs store in the user's cache folder.
-  const store = await openStore(values.store ?? values.dir, io.env)
+  const store = await openStore({ store: values.store, dir: values.dir }, io.env)
   const pool = createSpillwayPool({ store, ...(maxChars !== undefined ? { maxChars } : {}), ...(contextWindow !== undefined ? { contextWindow } : {}) })
   const warn = (m: string): void => {
     if (!values.quiet) io.stderr.write(`spillway mcp: ${m}\n`)

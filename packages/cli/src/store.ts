@@ -41,10 +41,12 @@ export function describeStore(spec: string): string {
 }
 
 /**
- * Opens the store named by `spec` (see {@link storeSpec} for the default): a folder (fs store,
- * created 0700) or `redis://[user:pass@]host:port/db` / `rediss://...` (`@spillway/redis`; a
- * `?prefix=NAME` query sets the key prefix, default `spillway`). Stores are imported lazily so that
- * commands which store nothing start without loading them.
+ * Opens the store named by `spec`, a `--store` value or both flags (see {@link storeSpec} for the
+ * rule and the default): a folder (fs store, created 0700) or `redis://[user:pass@]host:port/db` /
+ * `rediss://...` (`@spillway/redis`; a `?prefix=NAME` query sets the key prefix, default
+ * `spillway`). Stores are imported lazily so that commands which store nothing start without
+ * loading them. Pass `{ store, dir }` when a command has both flags, so `$SPILLWAY_STORE` keeps
+ * its place between them.
  *
  * @example
  * ```ts
@@ -52,8 +54,8 @@ export function describeStore(spec: string): string {
  * const sw = createSpillway({ store })
  * ```
  */
-export async function openStore(spec: string | undefined, env: Record<string, string | undefined>): Promise<StorageAdapter> {
-  const s = storeSpec({ store: spec }, env)
+export async function openStore(spec: string | StoreFlags | undefined, env: Record<string, string | undefined>): Promise<StorageAdapter> {
+  const s = storeSpec(typeof spec === 'object' ? spec : { store: spec }, env)
   if (isRedisUrl(s)) {
     let url: URL
     try {

@@ -91,3 +91,22 @@ describe('store spec', () => {
     expect(stderr.text()).toContain('--store or --dir')
   })
 })
+
+describe('openStore', () => {
+  it('opens a folder as an fs store, and takes both flags with $SPILLWAY_STORE between them', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const dir = mkdtempSync(join(tmpdir(), 'spillway-openstore-'))
+    try {
+      const fs = await openStore({ dir }, {})
+      expect(fs.name).not.toBe('redis')
+      await fs.dispose?.()
+      const shared = await openStore({ dir }, { SPILLWAY_STORE: `${server.url}/2` })
+      expect(shared.name).toBe('redis')
+      expect(await shared.has('0123456789ab')).toBe(false) // really talks to the server
+      await shared.dispose?.()
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})

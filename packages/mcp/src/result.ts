@@ -21,7 +21,7 @@ export function resourceLink(id: string, tool: string, text: string, kind: strin
     title: `Full result of ${tool}`,
     description: 'The whole tool result the excerpt above was cut from (read it with resources/read or fetch_result).',
     mimeType: mimeTypeOf(kind),
-    size: new TextEncoder().encode(text).length,
+    size: Buffer.byteLength(text, 'utf8'), // counted, not encoded: results are megabytes
   }
 }
 

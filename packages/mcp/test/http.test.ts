@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { CreateMessageRequestSchema, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js'
 import { memoryStore } from '@spillway/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -125,5 +126,24 @@ describe('Streamable HTTP, server-everything', () => {
     const names = (await client.listTools()).tools.map((t) => t.name)
     expect(names).not.toContain('trigger-sampling-request')
     expect(names).toContain('echo')
+  })
+})
+
+describe('a Streamable HTTP upstream (--url)', () => {
+  it('proxies a server reached by URL and spills its large results', async () => {
+    const proxy = createMcpProxy({ upstreams: [{ name: 'remote', url: evServer.url, headers: { 'x-spillway-test': '1' } }], store: pool.store, pool, sessionId: 'url-upstream' })
+    const [host, side] = InMemoryTransport.createLinkedPair()
+    await proxy.connect(side)
+    const client = new Client({ name: 'url-test', version: '1' })
+    await client.connect(host)
+    clients.push(client)
+    try {
+      expect(textOf(await client.callTool({ name: 'echo', arguments: { message: 'via url' } }))).toBe('Echo: via url')
+      const big = await client.callTool({ name: 'echo', arguments: { message: content } })
+      expect(textOf(big).length).toBeLessThanOrEqual(12_000)
+      expect((big.content as { type: string }[]).map((b) => b.type)).toEqual(['text', 'resource_link'])
+    } finally {
+      await proxy.close()
+    }
   })
 })

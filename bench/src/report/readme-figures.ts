@@ -1,0 +1,102 @@
+// The root README's figures table, generated from a benchmark's report.json (never typed by hand),
+// with the machine and date it was measured on. Run: `pnpm readme:figures [report.json]` after
+// `pnpm bench`; it rewrites what lies between the markers in README.md.
+import { readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { table } from './markdown.js'
+import type { Report } from './types.js'
+
+export const FIGURES_START = '<!-- figures:start -->'
+export const FIGURES_END = '<!-- figures:end -->'
+
+const pct = (v: number | null | undefined): string => (v === null || v === undefined ? '-' : `${(v * 100).toFixed(1)}%`)
+const k = (v: number | null | undefined): string => (v === null || v === undefined ? '> 128k' : `${v / 1000}k`)
+const ms = (v: number): string => (v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(1) : v.toPrecision(2))
+
+/** The best of `rows` by `score` (higher is better unless `lower`), excluding spillway's own rows. */
+function best<T extends { method: string }>(rows: readonly T[], score: (r: T) => number | null, lower = false): { row: T; value: number } | undefined {
+  return rows
+    .filter((r) => !r.method.startsWith('spillway'))
+    .map((row) => ({ row, value: score(row) }))
+    .filter((x): x is { row: T; value: number } => x.value !== null && Number.isFinite(x.value))
+    .sort((a, b) => (lower ? a.value - b.value : b.value - a.value))[0]
+}
+
+/** The figures rows: what spillway reached and the best alternative measured in the same run. */
+export function figureRows(r: Report): string[][] {
+  const rows: string[][] = []
+  const label = (id: string): string => [...r.methods.trimming, ...r.methods.retrieval].find((m) => m.id === id)?.label ?? id
+  const t = r.trimming
+  if (t !== null) {
+    const at = (kind: string, budget: number) => t.cells.filter((c) => c.kind === kind && c.budget === budget)
+    const ci = at('ci-log', 8000)
+    const sw = ci.find((c) => c.method === 'spillway')
+    const alt = best(ci, (c) => c.retention)
+    if (sw !== undefined && alt !== undefined) rows.push([`labelled failure lines of ${sw.cases} failing CI logs still visible`, `**${pct(sw.retention)}**`, `${pct(alt.value)} (${label(alt.row.method)})`])
+    const sources = [...new Set(t.curves.map((c) => c.labelSource))]
+    const mine = sources.map((s) => t.curves.find((c) => c.labelSource === s && c.method === 'spillway')?.budgetFor90)
+    const NEVER = Number.MAX_SAFE_INTEGER // not reached on the grid: shown as "> 128k"
+    const theirs = sources.map((s) => best(t.curves.filter((c) => c.labelSource === s), (c) => c.budgetFor90 ?? NEVER, true))
+    if (sources.length > 0 && mine.every((m) => m !== undefined)) {
+      rows.push([`budget needed to keep 90% of them (${sources.join(' / ')})`, `**${mine.map(k).join(' / ')}**`, theirs.map((x) => (x === undefined ? '-' : `${k(x.value === NEVER ? null : x.value)} (${label(x.row.method)})`)).join(' / ')])
+    }
+    for (const [kind, field, what] of [['diff', 'filesNamed', 'changed files of {n} diffs named'], ['grep', 'filesNamed', 'matching files of {n} grep / rg outputs named'], ['json', 'shapeStated', 'JSON shape (top-level keys, array lengths) stated for {n} API responses']] as const) {
+      const cells = at(kind, 4000)
+      const s = cells.find((c) => c.method === 'spillway')
+      const a = best(cells, (c) => c[field])
+      if (s !== undefined && a !== undefined) rows.push([`${what.replace('{n}', String(s.cases))}, at 4,000 chars`, `**${pct(s[field])}**`, `${pct(a.value)} (${label(a.row.method)})`])
+    }
+  }
+  for (const set of r.corpus.retrievalSets) {
+    const rs = (r.retrieval ?? []).filter((x) => x.set === set.name)
+    const s = rs.find((x) => x.method === 'spillway')
+    const a = best(rs, (x) => x.recall5)
+    const sdk = rs.find((x) => x.method === 'ai-sdk-7')
+    if (s !== undefined && a !== undefined) {
+      rows.push([`tool retrieval Recall@5, ${set.name} (${set.tools} tools, ${s.queries} queries)`, `**${s.recall5.toFixed(3)}**`, `${a.value.toFixed(3)} (${label(a.row.method)})${sdk !== undefined && sdk !== a.row ? `; ${label('ai-sdk-7')} ${sdk.recall5.toFixed(3)}` : ''}`])
+    }
+  }
+  const speed = r.speed ?? []
+  const trims = speed.filter((x) => x.variant === 'trimResult').sort((a, b) => a.mb - b.mb)
+  if (trims.length > 0) rows.push([`\`trimResult\` on ${trims.map((x) => `${x.mb} MB`).join(' / ')}, as a multiple of one \`indexOf('\\n')\` scan of it`, `**${trims.map((x) => `${x.vsNewlineScan.toFixed(1)}x`).join(' / ')}**`, '(one scan = 1x)'])
+  for (const mb of [...new Set(speed.filter((x) => x.variant.startsWith('fetch-')).map((x) => x.mb))].sort((a, b) => a - b)) {
+    const range = speed.find((x) => x.variant === 'fetch-range' && x.mb === mb)
+    const grep = speed.find((x) => x.variant === 'fetch-grep' && x.mb === mb)
+    if (range !== undefined && grep !== undefined) rows.push([`\`fetch_result\` on a ${mb} MB spilled log: \`range\` / literal \`grep\` (median)`, `**${ms(range.medianMs)} ms / ${ms(grep.medianMs)} ms**`, '-'])
+  }
+  return rows
+}
+
+/** The markdown that goes between the markers: provenance, the table, the run's duration. */
+export function readmeFigures(r: Report): string {
+  const m = r.machine
+  const corpus = r.corpus.source === 'synthetic' ? 'the **synthetic** corpus (generated, not real tool output)' : 'the development corpus (real CI logs, GitHub API JSON, `git show` diffs, grep output, Playwright snapshots, MetaTool and ToolBench)'
+  const total = r.durations['total']
+  return [
+    `Generated by \`pnpm readme:figures\` from \`bench/results/report.json\`: \`pnpm bench\` (${r.mode} mode) on ${corpus},`,
+    `measured ${r.generatedAt.slice(0, 10)} on ${m.cpus} x ${m.cpuModel}, ${m.memoryGiB} GiB, ${m.platform}/${m.arch}, Node ${r.versions['node'] ?? '?'}${total === undefined ? '' : `; the run took ${Math.round(total)} s`}.`,
+    'Budget 8,000 chars unless said; the alternative is the best other method measured in the same run.',
+    '',
+    table(['figure', 'spillway', 'best alternative'], figureRows(r)),
+  ].join('\n')
+}
+
+/** `readme` with the text between the figures markers replaced. Throws when the markers are missing. */
+export function replaceFigures(readme: string, figures: string): string {
+  const a = readme.indexOf(FIGURES_START)
+  const b = readme.indexOf(FIGURES_END)
+  if (a < 0 || b < a) throw new Error(`README.md has no ${FIGURES_START} ... ${FIGURES_END} block`)
+  return `${readme.slice(0, a + FIGURES_START.length)}\n${figures}\n${readme.slice(b)}`
+}
+
+const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)
+if (isMain) {
+  const bench = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+  const arg = process.argv.slice(2).find((a) => a !== '--') // pnpm may pass its separator through
+  const source = arg !== undefined ? resolve(process.env['INIT_CWD'] ?? process.cwd(), arg) : join(bench, 'results/report.json')
+  const readmePath = join(bench, '../README.md')
+  const report = JSON.parse(readFileSync(source, 'utf8')) as Report
+  writeFileSync(readmePath, replaceFigures(readFileSync(readmePath, 'utf8'), readmeFigures(report)))
+  console.log(`README.md figures updated from ${source} (${report.mode}, ${report.generatedAt})`)
+}
