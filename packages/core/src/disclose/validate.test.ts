@@ -51,9 +51,39 @@ describe('validateArgs', () => {
     expect(validateArgs({ allOf: [{ minimum: 2 }, { maximum: 3 }] }, 4)).toEqual(['(arguments): must be <= 3'])
   })
 
-  it('additionalProperties as a schema and unknown keywords', () => {
+  it('additionalProperties as a schema', () => {
     expect(validateArgs({ type: 'object', additionalProperties: { type: 'number' } }, { a: 1, b: 'x' })).toEqual(['/b: expected number, got string'])
-    expect(validateArgs({ type: 'string', pattern: '^a', format: 'email', $ref: '#/x' }, 'zzz')).toEqual([])
+  })
+
+  it('checks pattern, format and $ref (with the rule in the message)', () => {
+    expect(validateArgs({ type: 'string', pattern: '^a', format: 'email' }, 'zzz')).toEqual(['(arguments): must match the pattern ^a', '(arguments): must be a valid email (JSON Schema format "email")'])
+    expect(validateArgs({ type: 'string', pattern: '^a', format: 'email' }, 'a@example.com')).toEqual([])
+    const refs = { type: 'object', properties: { when: { $ref: '#/$defs/day' }, tags: { type: 'array', items: { $ref: '#/$defs/tag' } } }, $defs: { day: { type: 'string', format: 'date' }, tag: { type: 'string', pattern: '^[a-z]+$' } } }
+    expect(validateArgs(refs, { when: '2026-11-23', tags: ['ok'] })).toEqual([])
+    expect(validateArgs(refs, { when: '23/11/2026', tags: ['ok', 'Not OK'] })).toEqual(['/when: must be a valid date (JSON Schema format "date")', '/tags/1: must match the pattern ^[a-z]+$'])
+    // A pattern only applies inside its alternative: no error when another alternative matches.
+    expect(validateArgs({ anyOf: [{ type: 'string', pattern: '^a' }, { type: 'string', pattern: '^b' }] }, 'b1')).toEqual([])
+    // Recursive schemas through $ref.
+    const tree = { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } }, required: ['name'] }
+    expect(validateArgs(tree, { name: 'a', children: [{ name: 'b', children: [{ children: [] }] }] })).toEqual(['/children/0/children/0/name: is required'])
+  })
+
+  it('runs model-written strings through schema patterns and formats in bounded time', () => {
+    // V8 would backtrack for ever on these; RE2 refuses nested repeats (left to the tool) and the
+    // `url` format (exponential in the validator's own regex) is checked as `uri`.
+    const hostile = 'a'.repeat(50_000) + '!'
+    expect(validateArgs({ type: 'string', pattern: '^(a+)+$' }, hostile)).toEqual([])
+    expect(validateArgs({ type: 'string', pattern: '^(a|a)*$' }, hostile)).toEqual(['(arguments): must match the pattern ^(a|a)*$'])
+    expect(validateArgs({ type: 'string', format: 'url' }, `http://${'a'.repeat(40)}!`)).toEqual([])
+    expect(validateArgs({ type: 'string', format: 'url' }, 'no scheme here')).toEqual(['(arguments): must be a valid url (JSON Schema format "url")'])
+    expect(validateArgs({ type: 'string', format: 'uri' }, `https://${hostile}`)).toEqual([]) // over MAX_FORMAT_CHARS: left to the tool
+  })
+
+  it('does not write into the schema it is given', () => {
+    const schema = { type: 'object', properties: { a: { $ref: '#/$defs/a' }, b: { type: 'string', pattern: 'x', format: 'email' } }, $defs: { a: { type: 'integer' } } }
+    const before = JSON.stringify(schema)
+    validateArgs(schema, { a: 'x', b: 'y' })
+    expect(JSON.stringify(schema)).toBe(before)
   })
 
   it('caps the number of errors', () => {

@@ -1,8 +1,15 @@
+import { Validator } from '@cfworker/json-schema'
+import { describeErrors, resolveRef } from './schema-errors.js'
+import { prepareSchema, type PreparedSchema } from './schema-prep.js'
+
 /** Errors reported by {@link validateArgs} before it stops. */
 export const DEFAULT_MAX_SCHEMA_ERRORS = 5
 
-/** Nesting depth past which {@link validateArgs} stops descending (it accepts what lies deeper). */
-const MAX_DEPTH = 32
+/**
+ * Schema nesting followed per validation at most (through `properties`, `items`, `anyOf`, `$ref`,
+ * ...). Past it the arguments are refused, never accepted unchecked. Unit: levels. @default 128
+ */
+export const MAX_VALIDATION_DEPTH = 128
 
 /**
  * Schema nodes visited per validation at most, so nested anyOf or a huge array cannot blow up.
@@ -29,114 +36,80 @@ export function argumentsTooLarge(args: unknown): string | undefined {
 }
 
 type Json = Record<string, unknown>
+const isRecord = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v)
 
-const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v)
+const TOO_LARGE = `(arguments): too large to validate (more than ${MAX_VALIDATION_STEPS} values and schema nodes to check). Send smaller arguments.`
+const TOO_DEEP = `(arguments): nested too deeply to validate (more than ${MAX_VALIDATION_DEPTH} levels). Send flatter arguments.`
 
-const typeOf = (v: unknown): string => {
-  if (v === null) return 'null'
-  if (Array.isArray(v)) return 'array'
-  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number'
-  return typeof v
-}
-
-const matchesType = (v: unknown, t: unknown): boolean => {
-  const actual = typeOf(v)
-  return actual === t || (t === 'number' && actual === 'integer')
-}
-
-/** Deep equality for JSON values (enum / const). */
-const jsonEqual = (a: unknown, b: unknown): boolean => {
-  if (a === b) return true
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
-  if (Array.isArray(a) !== Array.isArray(b)) return false
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]))
-  const ka = Object.keys(a)
-  const kb = Object.keys(b)
-  return ka.length === kb.length && ka.every((k) => jsonEqual((a as Json)[k], (b as Json)[k]))
-}
-
-const show = (v: unknown): string => {
-  const s = JSON.stringify(v) ?? String(v)
-  return s.length > 40 ? `${s.slice(0, 37)}...` : s
-}
+class OverBudget extends Error {}
 
 /**
- * Checks a value against the common JSON Schema subset tool schemas use: `type` (one or a list;
- * `integer` counts as `number`), `enum`, `const`, `required`, `properties`,
- * `additionalProperties` (boolean or schema), `items` (schema), `minItems`/`maxItems`,
- * `minLength`/`maxLength`, `minimum`/`maximum`/`exclusiveMinimum`/`exclusiveMaximum` (numeric
- * form), `anyOf`, `oneOf`, `allOf`. Other keywords (`$ref`, `pattern`, `format`, ...) are not
- * checked: the tool itself still validates. Returns short messages with a JSON-pointer path,
- * empty when valid. Never throws.
+ * Counts the (value, schema) pairs the validator will visit, and throws {@link OverBudget} past
+ * the limits: the validator itself has no step budget, and both the schema (a remote MCP server's)
+ * and the value (the model's) are outside our control. Over-counts where it cannot know
+ * (`patternProperties` counted for every key), never under-counts local `$ref`s.
  */
-export function validateArgs(schema: unknown, value: unknown, maxErrors: number = DEFAULT_MAX_SCHEMA_ERRORS): string[] {
-  const budget = { steps: MAX_VALIDATION_STEPS }
-  const errors = check(schema, value, 0, maxErrors, budget)
-  // Out of steps means part of the value went unchecked: fail closed.
-  if (budget.steps < 0) return [`(arguments): too large to validate (more than ${MAX_VALIDATION_STEPS} values and schema nodes to check). Send smaller arguments.`]
-  return errors
+function meter(root: unknown, s: unknown, v: unknown, depth: number, budget: { steps: number }): void {
+  if (--budget.steps < 0) throw new OverBudget(TOO_LARGE)
+  if (depth > MAX_VALIDATION_DEPTH) throw new OverBudget(TOO_DEEP)
+  if (!isRecord(s)) return
+  const sub = (schema: unknown, value: unknown): void => meter(root, schema, value, depth + 1, budget)
+  if (typeof s['$ref'] === 'string') sub(resolveRef(root, s['$ref']), v)
+  for (const k of ['anyOf', 'oneOf', 'allOf']) if (Array.isArray(s[k])) for (const alt of s[k]) sub(alt, v)
+  for (const k of ['not', 'if', 'then', 'else']) if (k in s) sub(s[k], v)
+  if (isRecord(v)) {
+    const props = isRecord(s['properties']) ? s['properties'] : {}
+    const patterns = isRecord(s['patternProperties']) ? Object.values(s['patternProperties']) : []
+    for (const [k, x] of Object.entries(v)) {
+      if (Object.hasOwn(props, k)) sub(props[k], x)
+      for (const p of patterns) sub(p, x)
+      for (const kw of ['additionalProperties', 'unevaluatedProperties']) if (isRecord(s[kw])) sub(s[kw], x)
+      if ('propertyNames' in s) sub(s['propertyNames'], k)
+    }
+    if (isRecord(s['dependentSchemas'])) for (const d of Object.values(s['dependentSchemas'])) sub(d, v)
+  }
+  if (Array.isArray(v)) {
+    const tuple = Array.isArray(s['prefixItems']) ? s['prefixItems'] : Array.isArray(s['items']) ? s['items'] : []
+    v.forEach((x, i) => {
+      if (i < tuple.length) sub(tuple[i], x)
+      else for (const kw of ['items', 'additionalItems', 'unevaluatedItems']) if (isRecord(s[kw])) sub(s[kw], x)
+      if ('contains' in s) sub(s['contains'], x)
+    })
+  }
 }
 
-function check(schema: unknown, value: unknown, startDepth: number, maxErrors: number, budget: { steps: number }): string[] {
-  const errors: string[] = []
-  const push = (path: string, msg: string): void => {
-    if (errors.length < maxErrors) errors.push(`${path === '' ? '(arguments)' : path}: ${msg}`)
-  }
-  const walk = (s: unknown, v: unknown, path: string, depth: number): void => {
-    if (!isObject(s) || depth > MAX_DEPTH || errors.length >= maxErrors || --budget.steps < 0) return
-    const t = s['type']
-    if (typeof t === 'string' || Array.isArray(t)) {
-      const types = Array.isArray(t) ? t : [t]
-      if (!types.some((x) => matchesType(v, x))) {
-        push(path, `expected ${types.join(' or ')}, got ${typeOf(v)}`)
-        return // the other checks would only repeat the mismatch
-      }
-    }
-    if (Array.isArray(s['enum']) && !s['enum'].some((e) => jsonEqual(e, v))) push(path, `must be one of ${s['enum'].map(show).join(', ')}`)
-    if ('const' in s && !jsonEqual(s['const'], v)) push(path, `must be ${show(s['const'])}`)
-    if (typeof v === 'number') {
-      const n = (k: string): number | undefined => (typeof s[k] === 'number' ? (s[k] as number) : undefined)
-      const min = n('minimum')
-      const max = n('maximum')
-      const xmin = n('exclusiveMinimum')
-      const xmax = n('exclusiveMaximum')
-      if (min !== undefined && v < min) push(path, `must be >= ${min}`)
-      if (max !== undefined && v > max) push(path, `must be <= ${max}`)
-      if (xmin !== undefined && v <= xmin) push(path, `must be > ${xmin}`)
-      if (xmax !== undefined && v >= xmax) push(path, `must be < ${xmax}`)
-    }
-    if (typeof v === 'string') {
-      const len = [...v].length // code points, as JSON Schema counts
-      if (typeof s['minLength'] === 'number' && len < s['minLength']) push(path, `must have at least ${s['minLength']} characters`)
-      if (typeof s['maxLength'] === 'number' && len > s['maxLength']) push(path, `must have at most ${s['maxLength']} characters`)
-    }
-    if (Array.isArray(v)) {
-      if (typeof s['minItems'] === 'number' && v.length < s['minItems']) push(path, `must have at least ${s['minItems']} items`)
-      if (typeof s['maxItems'] === 'number' && v.length > s['maxItems']) push(path, `must have at most ${s['maxItems']} items`)
-      if (isObject(s['items'])) v.forEach((x, i) => walk(s['items'], x, `${path}/${i}`, depth + 1))
-    }
-    if (isObject(v)) {
-      const props = isObject(s['properties']) ? s['properties'] : {}
-      if (Array.isArray(s['required'])) {
-        for (const r of s['required']) if (typeof r === 'string' && !Object.hasOwn(v, r)) push(`${path}/${r}`, 'is required')
-      }
-      for (const [k, x] of Object.entries(v)) {
-        const p = `${path}/${k}`
-        if (Object.hasOwn(props, k)) walk(props[k], x, p, depth + 1)
-        else if (s['additionalProperties'] === false) push(p, `is not allowed (allowed: ${Object.keys(props).join(', ') || 'none'})`)
-        else if (isObject(s['additionalProperties'])) walk(s['additionalProperties'], x, p, depth + 1)
-      }
-    }
-    // Alternatives are checked in isolation; depth carries on so cyclic schemas still end.
-    const sub = (list: unknown[]): number => list.filter((alt) => check(alt, v, depth + 1, 1, budget).length === 0).length
-    if (Array.isArray(s['anyOf']) && sub(s['anyOf']) === 0) push(path, 'matches none of the allowed shapes (anyOf)')
-    if (Array.isArray(s['oneOf']) && sub(s['oneOf']) !== 1) push(path, 'must match exactly one allowed shape (oneOf)')
-    if (Array.isArray(s['allOf'])) for (const alt of s['allOf']) walk(alt, v, path, depth + 1)
-  }
+const validators = new WeakMap<PreparedSchema, Validator>()
+
+/**
+ * Checks tool-call arguments against the tool's JSON Schema with `@cfworker/json-schema` (edge-safe,
+ * drafts 4, 7, 2019-09 and 2020-12, picked from `$schema`, default 2020-12): `$ref`, `pattern`,
+ * `format`, combinators and the rest. Returns short, model-actionable messages with a JSON-pointer
+ * path (`/count: must be >= 1`), empty when valid. Bounded work: `pattern` runs on RE2 (linear
+ * time; a pattern RE2 refuses, such as nested repeats, is left to the tool), `format` is checked
+ * on strings up to 2,048 chars, and arguments needing more than {@link MAX_VALIDATION_STEPS}
+ * checks or {@link MAX_VALIDATION_DEPTH} levels are refused, never accepted unchecked. A schema
+ * that is not plain JSON, or that the validator cannot load (an unresolvable `$ref`), checks
+ * nothing: the tool still validates. Never throws.
+ *
+ * @example
+ * validateArgs({ type: 'object', properties: { n: { type: 'integer', minimum: 1 } } }, { n: 0 })
+ * // ['/n: must be >= 1']
+ */
+export function validateArgs(schema: unknown, value: unknown, maxErrors: number = DEFAULT_MAX_SCHEMA_ERRORS): string[] {
+  const prepared = prepareSchema(schema)
+  if (prepared === null) return []
   try {
-    walk(schema, value, '', startDepth)
-  } catch {
-    // A hostile schema (getters, proxies) must not break the agent loop: accept, the tool validates.
+    meter(prepared.schema, prepared.schema, value, 0, { steps: MAX_VALIDATION_STEPS })
+    let validator = validators.get(prepared)
+    if (validator === undefined) {
+      validator = new Validator(prepared.schema, prepared.draft, false)
+      validators.set(prepared, validator)
+    }
+    const result = validator.validate(value)
+    return result.valid ? [] : describeErrors(result.errors, prepared.schema, value, maxErrors)
+  } catch (err) {
+    if (err instanceof OverBudget) return [err.message]
+    if (err instanceof RangeError) return [TOO_DEEP]
+    return [] // the validator could not load the schema: the tool validates
   }
-  return errors
 }

@@ -68,7 +68,13 @@ describe('selectTools', () => {
 
   it('does not throw when the search fails: keeps pinned, sticky and previous tools', async () => {
     const real = await createToolIndex(TOOLS)
-    const broken: ToolIndex = { ...real, search: async () => Promise.reject(new Error('boom')) }
+    const broken: ToolIndex = {
+      ...real,
+      search: async () => Promise.reject(new Error('boom')),
+      searchKeyword: () => {
+        throw new Error('boom')
+      },
+    }
     const got = await selectTools({ index: broken, query: 'weather', k: 3, pinned: ['terminal'], previous: ['terminal', 'get_weather'] })
     expect(got).toEqual(['terminal', 'get_weather'])
   })

@@ -39,7 +39,10 @@ export async function selectTools(opts: SelectToolsOptions): Promise<string[]> {
   let retrieved: string[] = []
   try {
     const searchOpts = opts.mode === undefined ? { k: k + chosen.size } : { k: k + chosen.size, mode: opts.mode }
-    const hits = k > 0 && typeof query === 'string' && query.trim() !== '' ? await index.search(query, searchOpts) : []
+    const wanted = k > 0 && typeof query === 'string' && query.trim() !== ''
+    // Keyword search is synchronous: call it directly rather than through the async `search`.
+    const keyword = (opts.mode ?? index.defaultMode) === 'keyword' && typeof index.searchKeyword === 'function'
+    const hits = !wanted ? [] : keyword ? index.searchKeyword(query, k + chosen.size) : await index.search(query, searchOpts)
     retrieved = hits.map((h) => h.name).filter((n) => !chosen.has(n)).slice(0, k)
   } catch {
     for (const n of previous) chosen.add(n) // keep last turn's tools rather than lose them

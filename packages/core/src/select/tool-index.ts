@@ -109,6 +109,7 @@ export async function createToolIndex(tools: readonly ToolDescriptor[], options:
     exportVectors: () => (vec === undefined ? undefined : exportToolVectors(checksums, vec.vectors, vec.dims, embedderId)),
     has: (name) => position.has(name),
     indexOf: (name) => position.get(name) ?? -1,
+    defaultMode: embedder !== undefined ? 'hybrid' : 'keyword',
     get: (name) => {
       const i = position.get(name)
       return i === undefined ? undefined : list[i]

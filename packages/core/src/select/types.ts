@@ -120,4 +120,9 @@ export interface ToolIndex {
    * chosen names instead of walking every name).
    */
   indexOf?(name: string): number
+  /**
+   * The mode `search` uses when none is given (`hybrid` with an embedder, else `keyword`).
+   * Optional for indexes made by hand; with `keyword`, selectTools calls `searchKeyword` directly.
+   */
+  readonly defaultMode?: SearchMode
 }

@@ -118,12 +118,12 @@ export function blobReader(blob: StoredBlob, cache: ChunkCache): BlobReader {
   const totalNl = last === undefined ? 0 : last.nb + last.nc
   const prefix = `${blob.id}:${blob.storedBytes}:`
 
-  const decoded = async (k: number): Promise<Decoded> => {
+  const decoded = async (k: number, keep = true): Promise<Decoded> => {
     const key = prefix + k
     const hit = cache.get(key)
     if (hit !== undefined) return hit
     const d: Decoded = { text: await blob.chunkText(s, k) }
-    cache.set(key, d)
+    if (keep) cache.set(key, d)
     return d
   }
   const newlines = (d: Decoded): Int32Array => {
@@ -183,7 +183,8 @@ export function blobReader(blob: StoredBlob, cache: ChunkCache): BlobReader {
       if (s.chars === 0 || fromLine >= s.lines) return
       const start = fromLine <= 0 ? 0 : (await lineSpan(fromLine))[0]
       let k = lastAtMost(chunks.length, (j) => chunks[j]!.c, start)
-      let carry = (await decoded(k)).text.slice(start - chunks[k]!.c)
+      // Streamed chunks are not cached: a grep over 500 MB holds one chunk (and one partial line) at a time.
+      let carry = (await decoded(k, false)).text.slice(start - chunks[k]!.c)
       let line = Math.max(0, fromLine)
       let col = 0
       for (;;) {
@@ -208,7 +209,7 @@ export function blobReader(blob: StoredBlob, cache: ChunkCache): BlobReader {
           col += carry.length - keep
           carry = carry.slice(carry.length - keep)
         }
-        carry += (await decoded(++k)).text
+        carry += (await decoded(++k, false)).text
       }
     },
   }

@@ -7,9 +7,13 @@ import { resolveProfile } from '../trim/profiles.js'
 import { countLines } from '../trim/text.js'
 import { asText } from '../trim/as-text.js'
 import { stripAnsi } from '../filters/ansi/index.js'
-import { trimResult } from '../trim/trim.js'
+import { trimResult } from '../pipeline/trim-result.js'
 import type { ContentKind, TrimOptions, TrimOutcome } from '../trim/types.js'
 import { lineView } from '../trim/view.js'
+import { splitHandle } from '../trim/excerpt.js'
+import { redactSecrets, type Redaction } from '../redact/index.js'
+import { METRICS, instruments } from '../telemetry/index.js'
+import { memoryStore } from '../store/memory.js'
 import { blobLayer, bodyOf } from './blobs.js'
 import { beginBlob, xxh, type BuiltBlob } from './format/index.js'
 import { bareBlock, compactBlock, handleBlock, type BlockFacts } from './block.js'
@@ -41,10 +45,14 @@ const BLOCK_ESTIMATE = 600
  * ```
  */
 export function createSpillway(options: SpillwayOptions): Spillway {
-  const store: StorageAdapter | undefined = options?.store
+  const persist = options?.persist !== false
+  // persist: false never writes; an empty memory store stands in so fetch answers "not available".
+  const store: StorageAdapter | undefined = persist ? options?.store : memoryStore()
   if (store === undefined || typeof store.put !== 'function' || typeof store.get !== 'function') {
-    throw new SpillwayError('invalid_argument', 'createSpillway needs { store }: memoryStore(), fsStore({ dir }) or a StorageAdapter')
+    throw new SpillwayError('invalid_argument', 'createSpillway needs { store }: memoryStore(), fsStore({ dir }) or a StorageAdapter (or persist: false to store nothing)')
   }
+  const redactOptions = options.redact === false ? undefined : options.redact === true || options.redact === undefined ? {} : options.redact
+  const telemetry = instruments(options.telemetry)
   const o = { ...DEFAULT_SPILLWAY_OPTIONS, ...stripUndefined(options) }
   const clock = options.clock ?? Date.now
   const budget = resolveBudget(options.maxChars, options.contextWindow)
@@ -133,16 +141,23 @@ export function createSpillway(options: SpillwayOptions): Spillway {
     return { outcome, render: (id) => `${fitted.text}\n${compactBlock(id)}` }
   }
 
-  async function handle(input: HandleInput): Promise<HandleResult> {
-    const result = typeof input?.result === 'string' ? input.result : asText(input?.result)
-    const tool = typeof input?.tool === 'string' && input.tool !== '' ? input.tool : 'unknown'
+  async function handleOnce(input: HandleInput, raw: string, tool: string): Promise<HandleResult> {
     const args = input?.args
+    const exempt = tool === FETCH_TOOL_NAME || resolveProfile(tool, options.profiles).exempt
+    // Results that pass unchanged are the tool's own bytes: nothing is stored or rewritten. Anything
+    // spillway excerpts or stores is redacted first, so no secret reaches the store or the excerpt.
+    const passes = exempt || raw.length <= budget
+    const redaction: Redaction | undefined = passes || redactOptions === undefined ? undefined : redactSecrets(raw, redactOptions)
+    const result = redaction?.text ?? raw
+    const redacted = redaction !== undefined && redaction.count > 0 ? { redacted: redaction.kinds } : {}
     const plain = (): HandleResult => {
       const outcome = trimResult(result, { ...trimBase, tool, args, maxChars: budget })
-      return { content: outcome.text, changed: outcome.changed, outcome }
+      return { content: outcome.text, changed: outcome.changed, outcome, ...redacted }
     }
-    const exempt = tool === FETCH_TOOL_NAME || resolveProfile(tool, options.profiles).exempt
-    if (exempt || result.length <= budget || result.length < o.spillOver || !isSessionId(input?.sessionId)) return plain()
+    // An excerpt that already carries spillway's handle (a sub-agent's result, a proxy behind an
+    // adapter) is re-fitted keeping that handle: never a second handle to an excerpt.
+    if (passes || result.length < o.spillOver || !isSessionId(input?.sessionId) || splitHandle(result) !== undefined) return plain()
+    if (!persist) return unstored(result, tool, args, undefined, redacted)
     // Smallest budget that can carry a handle (the bare id line); below it nothing is spilled.
     if (budget < bareBlock('0'.repeat(12)).length) return plain()
     let stored: { id: string; added: number }
@@ -161,7 +176,7 @@ export function createSpillway(options: SpillwayOptions): Spillway {
       building = beginBlob({ text: result, body: bodyOf(result, view) }, await xxh())
       building.catch(() => undefined) // awaited below; a failure is handled there
     } catch (err) {
-      return unstored(result, tool, args, err)
+      return unstored(result, tool, args, err, redacted)
     }
     const lined = view?.text ?? result
     const lineOf = (n: number): string => stripAnsi(nthLine(lined, n)) ?? nthLine(lined, n)
@@ -173,23 +188,51 @@ export function createSpillway(options: SpillwayOptions): Spillway {
       await index.put(input.sessionId, { id: stored.id, tool, kind, chars: result.length, lines, createdAt })
       await enforceCap(stored.id, stored.added)
     } catch (err) {
-      return unstored(result, tool, args, err) // the model is told the full output could not be kept
+      return unstored(result, tool, args, err, redacted) // the model is told the full output could not be kept
     }
     const id = stored.id
     if (id.length !== 12) fit = fitWithBlock(result, lineOf, tool, args, facts, id.length) // a collision: longer id
     const content = fit.render(id)
     if (content === undefined) return plain() // no room for even the id: no handle that leads nowhere
-    return { content, changed: true, handle: { id }, outcome: fit.outcome }
+    return { content, changed: true, handle: { id }, outcome: fit.outcome, ...redacted }
+  }
+
+  async function handle(input: HandleInput): Promise<HandleResult> {
+    const raw = typeof input?.result === 'string' ? input.result : asText(input?.result)
+    const tool = typeof input?.tool === 'string' && input.tool !== '' ? input.tool : 'unknown'
+    const attributes = { 'gen_ai.tool.name': tool, 'gen_ai.tool.call.id': typeof input?.toolCallId === 'string' ? input.toolCallId : undefined, 'spillway.budget.max_chars': budget }
+    return telemetry.span('spillway.handle', attributes, async (set) => {
+      const res = await handleOnce(input, raw, tool)
+      const out = res.outcome
+      const outcome = res.handle !== undefined ? 'spilled' : res.changed ? 'trimmed' : 'passed'
+      const redactedCount = Object.values(res.redacted ?? {}).reduce((a, b) => a + b, 0)
+      set({
+        'spillway.kind': out.kind,
+        'spillway.outcome': outcome,
+        'spillway.original.chars': raw.length,
+        'spillway.original.tokens': out.original.tokens,
+        'spillway.kept.chars': res.content.length,
+        'spillway.kept.tokens': out.kept.tokens,
+        'spillway.filters': [...out.applied],
+        'spillway.handle.id': res.handle?.id,
+        'spillway.redacted': redactedCount,
+      })
+      const tags = { 'gen_ai.tool.name': tool, 'spillway.kind': out.kind, 'spillway.outcome': outcome }
+      telemetry.count(METRICS.results, 1, tags)
+      telemetry.count(METRICS.originalChars, raw.length, tags)
+      telemetry.count(METRICS.keptChars, res.content.length, tags)
+      return res
+    })
   }
 
   /** The excerpt, and a line saying the full output could not be stored (so no handle is given). */
-  function unstored(result: string, tool: string, args: unknown, err: unknown): HandleResult {
-    const why = SpillwayError.is(err) && err.code === 'store' ? 'the result store failed' : 'storing it failed'
-    const note = `[spillway: the full output could not be stored (${why}), so it cannot be fetched later; re-run \`${tool.slice(0, 80)}\` with narrower arguments if you need more of it]`
+  function unstored(result: string, tool: string, args: unknown, err: unknown, extra: Pick<HandleResult, 'redacted'>): HandleResult {
+    const why = !persist ? 'this agent keeps no copies' : SpillwayError.is(err) && err.code === 'store' ? 'the result store failed' : 'storing it failed'
+    const note = `[spillway: the full output ${persist ? 'could not be stored' : 'was not stored'} (${why}), so it cannot be fetched later; re-run \`${tool.slice(0, 80)}\` with narrower arguments if you need more of it]`
     const room = budget - note.length - 1
     const outcome = trimResult(result, { ...trimBase, tool, args, maxChars: Math.max(0, room) })
-    if (room < 40) return { content: outcome.text, changed: outcome.changed, outcome }
-    return { content: `${outcome.text}\n${note}`, changed: true, outcome }
+    if (room < 40) return { content: outcome.text, changed: outcome.changed, outcome, ...extra }
+    return { content: `${outcome.text}\n${note}`, changed: true, outcome, ...extra }
   }
 
   const gone = (id: string, tool: string): FetchResponse => ({ ok: false, text: `Result ${id} (from \`${tool}\`) is no longer stored: it expired or was evicted to save space. Re-run \`${tool}\` to get the output again.` })
@@ -229,11 +272,19 @@ export function createSpillway(options: SpillwayOptions): Spillway {
   }
 
   async function fetch(req: FetchRequest, ctx: FetchContext): Promise<FetchResponse> {
-    try {
-      return await fetchOnce(req, ctx)
-    } catch {
-      return { ok: false, text: 'fetch_result could not read the result store just now. Try again; if it keeps failing, re-run the original tool.' }
-    }
+    const mode = typeof req?.mode === 'string' ? req.mode : undefined
+    const attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': FETCH_TOOL_NAME, 'spillway.fetch.mode': mode, 'spillway.handle.id': typeof req?.id === 'string' ? req.id.slice(0, 64) : undefined }
+    return telemetry.span('spillway.fetch', attributes, async (set) => {
+      let res: FetchResponse
+      try {
+        res = await fetchOnce(req, ctx)
+      } catch {
+        res = { ok: false, text: 'fetch_result could not read the result store just now. Try again; if it keeps failing, re-run the original tool.' }
+      }
+      set({ 'spillway.fetch.ok': res.ok, 'spillway.kept.chars': res.text.length })
+      telemetry.count(METRICS.fetches, 1, { 'spillway.fetch.mode': mode, 'spillway.fetch.ok': res.ok })
+      return res
+    })
   }
 
   return {

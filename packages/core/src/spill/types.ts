@@ -1,4 +1,6 @@
 import type { StorageAdapter } from '../store/types.js'
+import type { RedactOptions } from '../redact/index.js'
+import type { Telemetry } from '../telemetry/index.js'
 import type { Profile, TrimOutcome } from '../trim/types.js'
 
 /** A plain JSON Schema object (what tool-calling APIs accept as `parameters`); the same type disclose exports as `JsonSchema`. */
@@ -6,8 +8,8 @@ export type JsonSchema = Record<string, unknown>
 
 /** Options of {@link createSpillway}. Unset fields take {@link DEFAULT_SPILLWAY_OPTIONS}. */
 export interface SpillwayOptions {
-  /** Where full results go: `memoryStore()`, `fsStore({ dir })` or any {@link StorageAdapter}. */
-  store: StorageAdapter
+  /** Where full results go: `memoryStore()`, `fsStore({ dir })` or any {@link StorageAdapter}. Optional only with `persist: false`. */
+  store?: StorageAdapter
   /** Hard budget of what the model sees per result (excerpt + handle block), in chars. @default 16000 (or from `contextWindow`) */
   maxChars?: number
   /** Model context window in tokens; derives `maxChars` when that is absent (see `budgetFromContextWindow`). */
@@ -40,6 +42,19 @@ export interface SpillwayOptions {
   compress?: boolean
   /** Clock in ms since the epoch (tests). Never shown to the model. @default Date.now */
   clock?: () => number
+  /**
+   * Secret redaction before anything is stored or excerpted (see `redactSecrets`): `true` for the
+   * default rules, an object for your own (`extraRules`), `false` to switch it off. Results that
+   * fit and pass unchanged are never rewritten. @default true
+   */
+  redact?: boolean | RedactOptions
+  /**
+   * `false`: trim only, store nothing. The excerpt then says the full output was not kept and no
+   * handle is given; `store` may be omitted. @default true
+   */
+  persist?: boolean
+  /** OpenTelemetry tracer and meter for spans and metrics of handle and fetch (no-op without). */
+  telemetry?: Telemetry
 }
 
 /** Input of {@link Spillway.handle}. */
@@ -60,6 +75,8 @@ export interface HandleResult {
   /** Present when the full result was stored and can be fetched. */
   handle?: { id: string }
   outcome: TrimOutcome
+  /** Secrets replaced by `[REDACTED:<kind>]` before storing and excerpting, counted per kind; absent when none. */
+  redacted?: Record<string, number>
 }
 
 /** The `fetch_result` modes. */

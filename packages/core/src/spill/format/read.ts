@@ -22,7 +22,7 @@ export interface StoredBlob {
   readonly body: StreamInfo
   /** Chunk `k` of `stream`, inflated, checked against its xxh64 and decoded. Throws `integrity` on any mismatch. */
   chunkText(stream: StreamInfo, k: number): Promise<string>
-  /** Chunk `k` of `stream` as verified UTF-8 bytes. */
+  /** Chunk `k` of `stream` as verified UTF-8 bytes, valid until the next call (a reused buffer). */
   chunkBytes(stream: StreamInfo, k: number): Promise<Uint8Array>
 }
 
@@ -61,6 +61,9 @@ export async function openBlob(store: BlobSource, id: string, deriveBody: Derive
   const manifest = parseManifest(mbytes, h.offset)
   if (manifest === undefined) return { status: 'damaged', reason: 'its manifest is malformed' }
   if (!manifest.sha256.startsWith(id)) return { status: 'damaged', reason: 'it holds another result' }
+  // One inflate buffer per opened blob, reused: a grep over 500 MB must not leave ~2,000 chunk-sized
+  // buffers for the garbage collector. Bytes from `chunkBytes` are valid until its next call.
+  let scratch: Uint8Array | undefined
   const chunkBytes = async (s: StreamInfo, k: number): Promise<Uint8Array> => {
     const c = s.chunks[k]
     if (c === undefined) throw new SpillwayError('invalid_argument', `no chunk ${k}`)
@@ -69,8 +72,9 @@ export async function openBlob(store: BlobSource, id: string, deriveBody: Derive
     if (stored.length !== c.n) throw damaged(`chunk ${k} is truncated`)
     let bytes = stored
     if (c.z === CHUNK_DEFLATE) {
+      if (scratch === undefined || scratch.length < c.b) scratch = new Uint8Array(Math.max(c.b, 1 << 18))
       try {
-        bytes = inflateSync(stored, { out: new Uint8Array(c.b) })
+        bytes = inflateSync(stored, { out: scratch.subarray(0, c.b) })
       } catch {
         throw damaged(`chunk ${k} does not inflate`)
       }

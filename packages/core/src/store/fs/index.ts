@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto'
-import { chmod, mkdir, open, readFile, readdir, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { open, readFile, readdir, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { SpillwayError } from '../../errors.js'
 import { assertSessionId, isBlobId } from '../ids.js'
 import type { BlobInfo, BlobMeta, SessionEntry, StorageAdapter } from '../types.js'
 import { blobFileParts, decodeBlobFile, headerLength, parseHeader } from './format.js'
+import { assertPrivate, damagedFile, makeDir, writeParts } from './files.js'
 import { FOLDERS, blobPath, entryPath, sessionFolder } from './layout.js'
 
 /** Options of {@link fsStore}. */
@@ -274,58 +275,6 @@ export function fsStore(options: FsStoreOptions): StorageAdapter {
     async dispose(): Promise<void> {
       made.clear()
     },
-  }
-}
-
-/** Writes `parts` one after the other into a new file (mode 0600), without joining them. */
-async function writeParts(path: string, parts: readonly Uint8Array[]): Promise<void> {
-  const fh = await open(path, 'wx', 0o600)
-  try {
-    let at = 0
-    for (const p of parts) {
-      for (let done = 0; done < p.length; ) {
-        const { bytesWritten } = await fh.write(p, done, p.length - done, at)
-        done += bytesWritten
-        at += bytesWritten
-      }
-    }
-  } finally {
-    await fh.close()
-  }
-}
-
-const damagedFile = (id: string): SpillwayError => new SpillwayError('integrity', `blob ${id} is damaged: its file is not whole`)
-
-/**
- * Creates `path` and any missing parent (mode 0700) one level at a time: Node's recursive `mkdir`
- * spins forever on some virtual file systems (`/proc/x`); this fails with a clear error instead.
- * Existing folders are left as they are (never chmodded).
- */
-async function makeDir(path: string): Promise<void> {
-  try {
-    if ((await stat(path)).isDirectory()) return
-    throw new SpillwayError('store', `the store path ${path} exists but is not a folder`)
-  } catch (err) {
-    if (SpillwayError.is(err)) throw err
-    if (!isCode(err, 'ENOENT')) throw new SpillwayError('store', `cannot use the store folder ${path}: ${(err as Error).message}`, { cause: err })
-  }
-  const parent = dirname(path)
-  if (parent !== path) await makeDir(parent)
-  try {
-    await mkdir(path, { mode: 0o700 })
-    await chmod(path, 0o700) // mkdir's mode is masked by the umask; this folder is ours
-  } catch (err) {
-    if (isCode(err, 'EEXIST')) return
-    throw new SpillwayError('store', `could not create the store folder ${path}: ${(err as Error).message}`, { cause: err })
-  }
-}
-
-/** Refuses a store folder other users may write to (they could plant or swap blobs). */
-async function assertPrivate(dir: string): Promise<void> {
-  if (process.platform === 'win32') return
-  const mode = (await stat(dir)).mode & 0o777
-  if ((mode & 0o022) !== 0) {
-    throw new SpillwayError('store', `the store folder ${dir} is writable by other users (mode ${mode.toString(8).padStart(4, '0')}); use a private folder (chmod 700 ${dir}, or another dir)`)
   }
 }
 
