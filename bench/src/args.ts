@@ -11,19 +11,19 @@ export interface BenchArgs {
   /** Force the generated corpus (`--synthetic`). */
   synthetic: boolean
   /** Suites to run (`--only trimming,speed,retrieval`); all by default. */
-  only: Set<'trimming' | 'speed' | 'retrieval' | 'store' | 'mcp'>
+  only: Set<'trimming' | 'speed' | 'retrieval' | 'store' | 'mcp' | 'compaction' | 'redaction' | 'format'>
   help: boolean
 }
 
 /** Usage text. */
-export const USAGE = `pnpm bench [--corpus DIR] [--out DIR] [--quick] [--synthetic] [--only trimming,speed,retrieval,store,mcp]
+export const USAGE = `pnpm bench [--corpus DIR] [--out DIR] [--quick] [--synthetic] [--only trimming,speed,retrieval,store,mcp,compaction,redaction,format]
   --corpus DIR   corpus folder (layout of ../shared/corpus); default ../shared/corpus when present
   --out DIR      output folder (default bench/results/)
   --quick        fewer cases, queries, sizes and repetitions (< 1 min)
   --synthetic    use the generated, seeded corpus even when a real one is present
   --only LIST    run only these suites`
 
-const SUITES = ['trimming', 'speed', 'retrieval', 'store', 'mcp'] as const
+const SUITES = ['trimming', 'speed', 'retrieval', 'store', 'mcp', 'compaction', 'redaction', 'format'] as const
 type Suite = (typeof SUITES)[number]
 const isSuite = (s: string): s is Suite => (SUITES as readonly string[]).includes(s)
 

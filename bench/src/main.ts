@@ -17,6 +17,10 @@ import { writeReport } from './report/write.js'
 import { RETRIEVAL_METHODS, runRetrieval, sampleEvenly } from './suites/retrieval.js'
 import { runSpeed } from './suites/speed.js'
 import { runStore } from './suites/store.js'
+import { runCompaction } from './suites/compaction.js'
+import { runRedaction } from './suites/redaction.js'
+import { runBlobFormat } from './suites/blob-format.js'
+import { CACHE_PRICING } from '@spillway/core'
 import { runMcp, writeMcpReport } from './suites/mcp.js'
 import { runTrimming } from './suites/trimming.js'
 
@@ -87,6 +91,12 @@ async function main(): Promise<void> {
   const store = args.only.has('store') ? await timed('store', () => runStore(storeSettings, progress)) : null
   const toolbench = corpus.retrieval.find((r) => r.name.toLowerCase().includes('toolbench'))?.tools ?? []
   const mcp = args.only.has('mcp') ? await timed('mcp', () => runMcp(cases, toolbench, { latencyCalls: args.quick ? 200 : 1000 }, progress)) : null
+  // One 60-turn session per provider's cache pricing (quick: 20 turns, Anthropic only).
+  const pricings = args.quick ? [CACHE_PRICING.anthropic] : [CACHE_PRICING.anthropic, CACHE_PRICING.openai, CACHE_PRICING.google]
+  const compaction = args.only.has('compaction') ? await timed('compaction', async () => Promise.all(pricings.map((pricing) => runCompaction(cases, o200k, { pricing, turns: args.quick ? 20 : 60, ...(args.quick ? { contextWindow: 32_000 } : {}) })))) : null
+  const redaction = args.only.has('redaction') ? await timed('redaction', () => runRedaction(cases, progress)) : null
+  // Full runs add the 100 M-char and 500 MB rows (range cost, grep memory).
+  const format = args.only.has('format') ? await timed('format', async () => (await runBlobFormat({ big: !args.quick })).rows) : null
   durations['total'] = (performance.now() - t0) / 1000
 
   const cases_: Record<string, number> = {}
@@ -109,6 +119,9 @@ async function main(): Promise<void> {
     trimming,
     speed,
     store,
+    compaction,
+    redaction,
+    format,
     retrieval,
     memory: { peakRssMiBAfterTrimming: rssAfterTrim, peakRssMiBEnd: peakRssMiB() },
     durations,

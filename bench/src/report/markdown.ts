@@ -1,6 +1,9 @@
 import { REPORT_BUDGETS } from '../suites/trimming.js'
 import type { Report } from './types.js'
 import { storeSection } from './store-section.js'
+import { compactionMarkdown } from '../suites/compaction.js'
+import { redactionMarkdown } from '../suites/redaction.js'
+import { blobFormatMarkdown } from '../suites/blob-format.js'
 
 const pct = (v: number | null | undefined): string => (v === null || v === undefined || !Number.isFinite(v) ? '-' : `${(v * 100).toFixed(1)}%`)
 const num = (v: number, d = 1): string => (Number.isFinite(v) ? v.toFixed(d) : '-')
@@ -74,6 +77,9 @@ export function renderMarkdown(r: Report, charts: readonly string[] = []): strin
     out.push(...storeSection(r.store))
     chart('store.svg', 'Store time per call as a multiple of SHA-256')
   }
+  if (r.format) out.push('## Blob format', '', 'Chunked blobs: every figure from a fresh process (a cold read is the next turn on another replica); ratios to a reference measured in the same run.', '', blobFormatMarkdown(r.format), '')
+  if (r.compaction) for (const c of r.compaction) out.push(compactionMarkdown(c))
+  if (r.redaction) out.push(redactionMarkdown(r.redaction))
   if (r.retrieval !== null && r.retrieval.length > 0) {
     out.push('## Tool retrieval', '', 'Recall@k = share of a query\'s relevant tools among the first k, averaged; MRR = mean 1/rank of the first relevant tool (0 if not ranked). Latency: median per query.', '')
     chart('retrieval-recall.svg', 'Recall@1/5/10 per method')

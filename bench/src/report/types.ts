@@ -1,6 +1,9 @@
 import type { RetrievalRow } from '../suites/retrieval.js'
 import type { SpeedRow } from '../suites/speed.js'
 import type { StoreResult } from '../suites/store.js'
+import type { CompactionResult } from '../suites/compaction.js'
+import type { RedactionResult } from '../suites/redaction.js'
+import type { BlobFormatRow } from '../suites/blob-format.js'
 import type { TrimmingResult } from '../suites/trimming.js'
 
 /** Everything one bench run measured: what `report.json` holds. */
@@ -28,6 +31,12 @@ export interface Report {
   speed: SpeedRow[] | null
   /** The store suite (put / cold reads per store, concurrent puts, Redis clients); absent in reports written before it existed. */
   store?: StoreResult | null
+  /** Secret redaction: recall on planted fakes, false positives on the clean corpus. */
+  redaction?: RedactionResult | null
+  /** The blob format: handle() vs SHA-256, cold stat/range/grep bytes and times, codecs; each from a fresh process. */
+  format?: BlobFormatRow[] | null
+  /** A 60-turn session under three policies for old tool results, with a priced prompt cache. */
+  compaction?: CompactionResult[] | null
   retrieval: RetrievalRow[] | null
   memory: { peakRssMiBAfterTrimming: number | null; peakRssMiBEnd: number }
   /** Wall-clock seconds per suite and in total. */

@@ -29,7 +29,10 @@ BOUNDED_HOOKS = {
     "post_tool_call", "transform_terminal_output", "transform_tool_result", "transform_llm_output",
     "pre_llm_call", "post_llm_call", "on_session_start", "on_session_end", "pre_tool_call",
 }
-HOOK_CALLBACK_TIMEOUT_S = 30.0
+# Hermes' default is 30 s (plugins.hook_callback_timeout, at most 600 s). The tests give the plugin
+# long sidecar time-outs so that correctness never depends on the machine's speed, so the stand-in
+# waits up to the maximum a config can set.
+HOOK_CALLBACK_TIMEOUT_S = 600.0
 #: tools/tool_output_limits.DEFAULT_MAX_BYTES: ``tool_output.max_bytes`` when config.yaml has none.
 DEFAULT_MAX_BYTES = 50_000
 
