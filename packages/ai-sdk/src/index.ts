@@ -12,3 +12,5 @@ export {
 export { toolSearchRanker, type ToolSearchRankerOptions, type SearchableTool } from './tool-search.js'
 export { embedderFromModel, type EmbedderFromModelOptions } from './embedder.js'
 export { toolDescriptors } from './descriptors.js'
+export { spillwayCompaction, type SpillwayCompactionOptions, type CompactionStepInput } from './compaction.js'
+export { contextWindowOf, MODEL_CONTEXT_WINDOWS } from './context-window.js'

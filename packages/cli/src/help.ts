@@ -115,6 +115,8 @@ resources/read of the spillway:// URI) and, when deferral is on, the tool list.
   --defer auto|on|off  hide the tool list behind tool_search/tool_describe/tool_call
                        (auto: when the schemas take over 10% of the window; default auto)
   --expose a,b         tools never deferred
+  --profile TOOL=P     trim profile of a tool (default, terminal, read_file, search, web, exempt);
+                       repeatable. Without it: the tool's name, else its title and annotations
   --timeout MS         time an upstream call may take before the client gets an error
                        (default 60000; a hung upstream is restarted for the next call)
   --store URL|DIR      store: a folder or redis://host:port/db (else $SPILLWAY_STORE, else

@@ -19,6 +19,7 @@ export const MCP_OPTIONS = {
   'context-window': { type: 'string' },
   defer: { type: 'string' },
   expose: { type: 'string' },
+  profile: { type: 'string', multiple: true },
   timeout: { type: 'string' },
   'keep-output-schemas': { type: 'boolean' },
   quiet: { type: 'boolean' },
@@ -51,6 +52,18 @@ export function parseListen(v: string): { host: string; port: number } {
   const port = Number(m?.[2])
   if (m === null || port > 65535) throw new UsageError(`--listen must be HOST:PORT or PORT, got "${v}"`)
   return { host: (m[1] ?? '127.0.0.1').replace(/^\[|\]$/g, ''), port }
+}
+
+/** `--profile TOOL=PROFILE` (repeatable): the trim profile of an exposed tool (`github__get_file_contents=read_file`). */
+export function profilesOf(flags: readonly string[] | undefined): Record<string, { name: string }> | undefined {
+  if (flags === undefined || flags.length === 0) return undefined
+  const out: Record<string, { name: string }> = {}
+  for (const f of flags) {
+    const m = /^([^=\s]+)=(default|terminal|read_file|search|web|exempt)$/.exec(f)
+    if (m === null) throw new UsageError(`--profile must be TOOL=PROFILE with a profile of default, terminal, read_file, search, web or exempt, got "${f}"`)
+    out[m[1]!] = { name: m[2]! }
+  }
+  return out
 }
 
 /** The upstream servers named on the command line: `-- command args`, `--url`, or `--config FILE`. */
@@ -99,12 +112,13 @@ export async function runMcp(argv: string[], io: CliIO, parse: (args: string[], 
   const listen = values.listen !== undefined ? parseListen(values.listen) : undefined
   const upstreams = await upstreamsOf(values, positionals)
   const expose = values.expose?.split(',').map((s) => s.trim()).filter((s) => s !== '') ?? []
+  const profiles = profilesOf(values.profile)
 
   const { createMcpProxy, createSpillwayPool, serveHttp, serveStdio } = await import('@spillway/mcp')
   if (values.store !== undefined && values.dir !== undefined) throw new UsageError('give --store or --dir, not both')
   // The CLI's one store rule: --store/--dir, else $SPILLWAY_STORE, else the fs store in the user's cache folder.
   const store = await openStore({ store: values.store, dir: values.dir }, io.env)
-  const pool = createSpillwayPool({ store, ...(maxChars !== undefined ? { maxChars } : {}), ...(contextWindow !== undefined ? { contextWindow } : {}) })
+  const pool = createSpillwayPool({ store, ...(maxChars !== undefined ? { maxChars } : {}), ...(contextWindow !== undefined ? { contextWindow } : {}), ...(profiles !== undefined ? { profiles } : {}) })
   const warn = (m: string): void => {
     if (!values.quiet) io.stderr.write(`spillway mcp: ${m}\n`)
   }

@@ -49,6 +49,7 @@ describe('spillway usage', () => {
     [['trim', 'a.txt', 'b.txt'], 'trim takes at most one FILE'],
     [['spill', 'a.txt', 'b.txt'], 'spill takes at most one FILE'],
     [['stats', 'extra'], 'stats takes no arguments'],
+    [['mcp', '--profile', 'gh__get=fast', '--', 'node', 'server.js'], '--profile must be TOOL=PROFILE'],
     [['fetch'], 'fetch takes exactly one handle id'],
     [['fetch', 'abc', 'def'], 'fetch takes exactly one handle id'],
     [['fetch', '0123456789ab', '--mode', 'tail'], '--mode must be stat, range, grep or full'],

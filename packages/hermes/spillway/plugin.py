@@ -209,6 +209,7 @@ class SpillwayPlugin:
                     f"{line}\nthis run: {self.trimmed} results trimmed, {saved} chars saved "
                     f"(~{saved // 4} tokens at 4 chars/token), {self.failed_open} kept whole (fail-open)\n"
                     f"store: {self.settings.store_dir}, budget: {self.settings.max_chars} chars per result"
+                    + (f" (5% of the model's {self.settings.context_length}-token window)" if self.settings.context_length else "")
                 )
             return "usage: /spillway [status|sweep]"
         except SidecarError as err:

@@ -20,6 +20,11 @@ DEFAULT_MAX_CHARS = 16_000
 MAX_ALLOWED_CHARS = 45_000
 #: Smallest accepted budget: room for a handle block and a few lines.
 MIN_ALLOWED_CHARS = 2_000
+#: ``budget_from_context_window``: one result may take this share of the model's window (core's
+#: ``DEFAULT_WINDOW_BUDGET``: 5%, 4 chars per token, clamped to 2,000..40,000 chars).
+WINDOW_SHARE = 0.05
+WINDOW_CHARS_PER_TOKEN = 4
+WINDOW_MAX_CHARS = 40_000
 #: Seconds one sidecar request may take before the plugin fails open.
 DEFAULT_TIMEOUT_S = 5.0
 #: Seconds a newly started sidecar has to answer its first ``ping``; callers fail open meanwhile.
@@ -48,6 +53,9 @@ class Settings:
     #: Store URL for the sidecar (``SPILLWAY_STORE``, e.g. ``redis://host:6379/0``); ``None``:
     #: the fs store in ``store_dir``.
     store: Optional[str] = None
+    #: The model's context window (tokens) the budget was derived from; ``None`` when ``max_chars``
+    #: was set, or no window is known (then ``max_chars`` is the default).
+    context_length: Optional[int] = None
 
 
 def hermes_home(env: Mapping[str, str]) -> Path:
@@ -78,13 +86,51 @@ def _command(value: Any) -> Optional[List[str]]:
     return None
 
 
-def load_settings(get_config: Callable[[str, Any], Any], env: Mapping[str, str]) -> Settings:
-    """Read every setting once. ``get_config(key, default)`` is ``ctx.get_config``."""
+def budget_from_context_window(context_length: int) -> int:
+    """Core's ``budgetFromContextWindow`` (``packages/core/src/trim/budget.ts``), the same rule:
+    ``clamp(floor(context_length * 0.05) * 4, 2000, 40000)`` chars. 8K tokens -> 2,000 chars,
+    128K -> 25,600, 200K and up -> 40,000."""
+    return min(WINDOW_MAX_CHARS, max(MIN_ALLOWED_CHARS, int(context_length * WINDOW_SHARE) * WINDOW_CHARS_PER_TOKEN))
+
+
+def hermes_context_length() -> Optional[int]:
+    """Hermes' own ``model.context_length`` from config.yaml (``hermes_cli.config.load_config_readonly``;
+    the override ``agent/model_metadata.py`` points users to when detection fails), or ``None``
+    outside Hermes or when it is not set. Never raises."""
+    try:
+        from hermes_cli.config import load_config_readonly  # type: ignore[import-not-found]
+
+        model = (load_config_readonly() or {}).get("model")
+        value = model.get("context_length") if isinstance(model, dict) else None
+        return int(value) if isinstance(value, (int, float)) and value > 0 else None
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def _context_length(value: Any) -> Optional[int]:
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        return None
+    return n if n > 0 else None
+
+
+def load_settings(get_config: Callable[[str, Any], Any], env: Mapping[str, str],
+                  host_context_length: Callable[[], Optional[int]] = hermes_context_length) -> Settings:
+    """Read every setting once. ``get_config(key, default)`` is ``ctx.get_config``.
+
+    The budget follows the model unless ``max_chars`` is set: from the plugin's
+    ``context_length`` setting, else Hermes' ``model.context_length``, by
+    :func:`budget_from_context_window`; else the 16,000-char default."""
     store = get_config("store_dir", None)
     skip = get_config("skip_tools", None)
+    fixed = get_config("max_chars", None)
+    window = None if fixed is not None else (_context_length(get_config("context_length", None)) or host_context_length())
+    default_chars = budget_from_context_window(window) if window is not None else DEFAULT_MAX_CHARS
     return Settings(
         store_dir=str(Path(store).expanduser()) if isinstance(store, str) and store else str(hermes_home(env) / "spillway"),
-        max_chars=int(_number(get_config("max_chars", None), DEFAULT_MAX_CHARS, MIN_ALLOWED_CHARS, MAX_ALLOWED_CHARS, "max_chars")),
+        max_chars=int(_number(fixed, default_chars, MIN_ALLOWED_CHARS, MAX_ALLOWED_CHARS, "max_chars")),
+        context_length=window,
         timeout_s=_number(get_config("timeout_s", None), DEFAULT_TIMEOUT_S, 0.1, 120, "timeout_s"),
         start_timeout_s=_number(get_config("start_timeout_s", None), DEFAULT_START_TIMEOUT_S, 1, 300, "start_timeout_s"),
         sidecar_command=_command(get_config("sidecar_command", None)),

@@ -349,3 +349,21 @@ def test_store_setting_reaches_the_sidecar_as_spillway_store(hermes_env, tmp_pat
         assert not default.exists() or not [p for p in default.rglob("*") if p.is_file()]
     finally:
         ctx.unload()
+
+
+def test_a_small_model_window_gets_a_smaller_excerpt_through_the_real_sidecar(hermes_env):
+    """No ``max_chars``: the budget follows ``context_length`` (core's budgetFromContextWindow)."""
+    seen = {}
+    for window in (128_000, 8_000):
+        ctx = StandInContext({"timeout_s": 60, "context_length": window})
+        plugin = spillway.register(ctx)
+        try:
+            out = ctx.tool_result("terminal", terminal_result(marker=f"-{window}"), {"command": "make test"})
+            seen[window] = out
+            assert plugin.settings.max_chars == {128_000: 25_600, 8_000: 2_000}[window]
+            assert f"{window}-token window" in ctx.run_command("spillway")
+        finally:
+            ctx.unload()
+    assert 20_000 < len(seen[128_000]) <= 25_600
+    assert len(seen[8_000]) <= 2_000
+    assert blob_id(terminal_result(marker="-8000")) in seen[8_000]  # still spilled with its handle

@@ -48,3 +48,22 @@ def test_store_setting_reaches_the_sidecar_environment_unless_the_environment_ha
     assert sidecar_env(s, {"SPILLWAY_STORE": "redis://other:6379/0"}) is None  # inherited as is
     assert sidecar_env(load_settings(reader({}), {}), {"PATH": "/bin"}) is None
     assert load_settings(reader({"terminal_hook": False}), {}).terminal_hook is False
+
+
+def test_budget_follows_the_model_window_unless_max_chars_is_set():
+    from spillway.settings import budget_from_context_window
+
+    no_host = lambda: None  # noqa: E731
+    # core's budgetFromContextWindow: 8K -> 2,000 (clamped), 128K -> 25,600, 1M -> 40,000
+    assert [budget_from_context_window(n) for n in (8_000, 32_000, 128_000, 1_000_000)] == [2_000, 6_400, 25_600, 40_000]
+    small = load_settings(reader({"context_length": 8_000}), {}, no_host)
+    assert (small.max_chars, small.context_length) == (2_000, 8_000)
+    assert load_settings(reader({}), {}, lambda: 128_000).max_chars == 25_600  # Hermes' model.context_length
+    assert load_settings(reader({"context_length": 32_000}), {}, lambda: 128_000).max_chars == 6_400  # the plugin setting wins
+    fixed = load_settings(reader({"max_chars": 9_000, "context_length": 8_000}), {}, lambda: 128_000)
+    assert (fixed.max_chars, fixed.context_length) == (9_000, None)  # a fixed budget wins
+    assert load_settings(reader({"context_length": "big"}), {}, no_host).max_chars == 16_000
+    # outside Hermes there is no hermes_cli: the default
+    assert load_settings(reader({}), {}).max_chars == 16_000
+    # the sidecar is started with the derived budget
+    assert sidecar_argv(small, {"SPILLWAY_SIDECAR": "spillway sidecar"})[-2:] == ["--max-chars", "2000"]

@@ -1,11 +1,12 @@
 import { createMiddleware } from 'langchain'
-import { ToolMessage } from '@langchain/core/messages'
+import { ToolMessage, type BaseMessage } from '@langchain/core/messages'
 import type { HandleResult, SearchMode, Size, Spillway, ToolIndex } from '@spillway/core'
 import { selectTools } from '@spillway/core'
 import { fetchResultTool } from './fetch-tool.js'
 import { toolName } from './descriptors.js'
 import { calledToolNames, contentText, lastHumanText } from './messages.js'
 import { sessionResolver } from './session.js'
+import { compactMessages, contextWindowOf, type CompactionOptions } from './compaction.js'
 
 /** Tool selection per model call, for {@link SpillwayMiddlewareOptions.select}. */
 export interface SelectOptions {
@@ -45,6 +46,13 @@ export interface SpillwayMiddlewareOptions {
    * own artifact (`responseFormat: 'content_and_artifact'`) is always kept. @default false
    */
   keepRawArtifact?: boolean
+  /**
+   * Cache-aware compaction of old spilled results in what each model call is sent (core
+   * `planCompaction`; see the README). `true` takes the defaults; the window comes from
+   * `contextWindow` or the chat model's `profile.maxInputTokens`. The graph state keeps the
+   * excerpts: only the request to the model changes. @default off
+   */
+  compaction?: boolean | CompactionOptions
 }
 
 /** What a trimmed ToolMessage's `artifact` holds by default: the handle and the sizes, not the result. */
@@ -81,6 +89,7 @@ export const DEFAULT_SELECT_OPTIONS = Object.freeze({
  */
 export function spillwayMiddleware(options: SpillwayMiddlewareOptions) {
   const { spillway, sessionId, requireSession, select, exempt = [], keepRawArtifact = false } = options
+  const compaction = options.compaction === true ? {} : options.compaction === false ? undefined : options.compaction
   // One resolver for both paths, so the 'default' notice is given once per middleware.
   const sessionOf = sessionResolver({ ...(sessionId === undefined ? {} : { sessionId }), ...(requireSession === undefined ? {} : { requireSession }) })
   return createMiddleware({
@@ -122,29 +131,45 @@ export function spillwayMiddleware(options: SpillwayMiddlewareOptions) {
         return message
       }
     },
-    ...(select === undefined
+    ...(select === undefined && compaction === undefined
       ? {}
       : {
           wrapModelCall: async (request, handler) => {
-            const { index, k = DEFAULT_SELECT_OPTIONS.k, pinned = [], mode } = select
-            const chosen = await selectTools({
-              index,
-              query: lastHumanText(request.messages),
-              k,
-              pinned,
-              sticky: calledToolNames(request.messages).filter((n) => index.has(n)),
-              ...(mode === undefined ? {} : { mode }),
-            })
-            const keep = new Set(chosen)
-            // Tools outside the index (fetch_result, other middleware's tools, server tools) stay.
-            const tools = request.tools.filter((t) => {
-              const name = toolName(t)
-              return name === undefined || !index.has(name) || keep.has(name)
-            })
-            return handler({ ...request, tools })
+            let tools = request.tools
+            if (select !== undefined) {
+              const { index, k = DEFAULT_SELECT_OPTIONS.k, pinned = [], mode } = select
+              const chosen = await selectTools({
+                index,
+                query: lastHumanText(request.messages),
+                k,
+                pinned,
+                sticky: calledToolNames(request.messages).filter((n) => index.has(n)),
+                ...(mode === undefined ? {} : { mode }),
+              })
+              const keep = new Set(chosen)
+              // Tools outside the index (fetch_result, other middleware's tools, server tools) stay.
+              tools = request.tools.filter((t) => {
+                const name = toolName(t)
+                return name === undefined || !index.has(name) || keep.has(name)
+              })
+            }
+            const messages = compaction === undefined ? request.messages : compactFor(request.messages, request.model, compaction)
+            return handler({ ...request, tools, messages })
           },
         }),
   })
+}
+
+/** The messages one model call is sent; unchanged when the window is unknown or compaction fails (fail open). */
+function compactFor(messages: BaseMessage[], model: unknown, options: CompactionOptions): BaseMessage[] {
+  const { contextWindow, ...rest } = options
+  const window = contextWindow ?? contextWindowOf(model)
+  if (window === undefined) return messages
+  try {
+    return compactMessages(messages, window, rest).messages
+  } catch {
+    return messages
+  }
 }
 
 /** The default `artifact` of a trimmed message: handle id and sizes (see {@link SpillArtifact}). */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { profileHint } from './profile.js'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
@@ -147,7 +148,8 @@ export function createMcpProxy(options: McpProxyOptions & { pool?: SpillwayPool 
     const raw = (await upstream.request((c, opts) => c.request(request, ResultSchema, opts), what, fwd)) as CallToolResult
     await fwd.flushed()
     const sw = pool.forBudget(declaredBudget(routed.item))
-    const handle = (tool: string, result: string, a: unknown, toolCallId: string) => sw.handle({ tool, result, args: a, sessionId, toolCallId })
+    const profile = profileHint(routed.item)
+    const handle = (tool: string, result: string, a: unknown, toolCallId: string) => sw.handle({ tool, result, args: a, sessionId, toolCallId, ...(profile !== undefined ? { profile } : {}) })
     return rewriteToolResult(raw, target, targetArgs, String(extra.requestId), handle, onWarning)
   })
 

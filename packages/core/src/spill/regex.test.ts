@@ -97,15 +97,41 @@ describe('compileMatcher', () => {
 // Nested groups, alternations and quantifiers over a small alphabet: the shapes that backtrack.
 const atom = fc.constantFrom('a', 'b', 'aa', '.', '\\w', '[ab]', '\\d', 'a?')
 const quant = fc.constantFrom('', '', '*', '+', '?', '{2}', '{1,3}', '{2,}', '*?', '+?')
-const regexArb: fc.Arbitrary<string> = fc.letrec<{ node: string }>((tie) => ({
+const regexOf = (maxDepth: number): fc.Arbitrary<string> => fc.letrec<{ node: string }>((tie) => ({
   node: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
+    { depthSize: 'small', withCrossShrink: true, maxDepth },
     fc.tuple(atom, quant).map(([a, q]) => a + q),
     fc.tuple(fc.array(tie('node'), { minLength: 1, maxLength: 3 }), fc.constantFrom('(', '(?:'), quant).map(([xs, open, q]) => `${open}${xs.join('|')})${q}`),
     fc.tuple(fc.array(tie('node'), { minLength: 1, maxLength: 3 }), quant).map(([xs, q]) => `(?:${xs.join('')})${q}`),
   ),
 })).node
-const anchored = fc.tuple(fc.constantFrom('', '^'), regexArb, fc.constantFrom('', '$', 'b', '$x', 'c')).map(([a, p, z]) => a + p + z)
+const anchoredOf = (maxDepth: number) => fc.tuple(fc.constantFrom('', '^'), regexOf(maxDepth), fc.constantFrom('', '$', 'b', '$x', 'c')).map(([a, p, z]) => a + p + z)
+const anchored = anchoredOf(Number.POSITIVE_INFINITY)
+/**
+ * True when a quantified group holds a quantifier (`(a?b{0,3}){2,5}`): V8, the reference of the
+ * model check, backtracks through every way such a pattern can split a line and took minutes
+ * inside one exec on generated ones. RE2 runs them in linear time; the other property covers them.
+ */
+function nestedRepeat(p: string): boolean {
+  const stack: boolean[] = []
+  let inner = false
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i]!
+    if (c === '\\') i++
+    else if (c === '(') {
+      stack.push(inner)
+      inner = false
+      if (p.startsWith('?:', i + 1)) i += 2 // a non-capturing group's `?` is no quantifier
+    }
+    else if (c === ')') {
+      const quantified = /[*+?{]/.test(p[i + 1] ?? '')
+      if (quantified && inner) return true
+      inner = (stack.pop() ?? false) || inner || quantified
+    } else if (/[*+?{]/.test(c)) inner = true
+  }
+  return false
+}
+const shallow = anchoredOf(3).filter((p) => !nestedRepeat(p))
 
 /**
  * Published ReDoS patterns with their attack strings: OWASP's "Examples of Evil Patterns"
@@ -143,8 +169,10 @@ function outcome(text: string): 'matched' | 'no-match' | 'refused' | 'timed-out'
 
 describe('model-supplied regexes always get a bounded answer', () => {
   it('RE2 finds a match exactly where V8 does, on short lines (model check)', () => {
+    // V8 is the reference here and backtracks: deeply nested generated patterns took it minutes
+    // inside one exec. Shallow patterns on short lines keep its worst case small.
     fc.assert(
-      fc.property(anchored, fc.array(fc.stringMatching(/^[ab1!]{0,10}$/), { minLength: 1, maxLength: 8 }), (p, lines) => {
+      fc.property(shallow, fc.array(fc.stringMatching(/^[ab1!]{0,8}$/), { minLength: 1, maxLength: 8 }), (p, lines) => {
         const m = screen(p, { literal: false })
         if (m.kind === 'refused') return
         const v8 = new RegExp(p, 'u')

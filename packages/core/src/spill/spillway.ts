@@ -3,7 +3,7 @@ import { SpillwayError } from '../errors.js'
 import { isBlobId, isSessionId } from '../store/ids.js'
 import type { BlobInfo, SessionEntry, StorageAdapter } from '../store/types.js'
 import { resolveBudget } from '../trim/budget.js'
-import { resolveProfile } from '../trim/profiles.js'
+import { DEFAULT_PROFILES, resolveProfile } from '../trim/profiles.js'
 import { countLines } from '../trim/text.js'
 import { asText } from '../trim/as-text.js'
 import { stripAnsi } from '../filters/ansi/index.js'
@@ -98,13 +98,27 @@ export function createSpillway(options: SpillwayOptions): Spillway {
     }
   }
 
+  /** One call's budget and trim options: the instance's, or the call's own window, budget and profile hint. */
+  interface Call {
+    budget: number
+    trim: TrimOptions
+  }
+  function callFor(input: HandleInput, tool: string): Call {
+    const own = validCount(input?.maxChars) ?? (validCount(input?.contextWindow) !== undefined ? resolveBudget(undefined, input.contextWindow) : undefined)
+    const hint = typeof input?.profile === 'string' && Object.hasOwn(DEFAULT_PROFILES, input.profile) ? input.profile : undefined
+    // The hint names a profile for a tool its name does not map to; the user's overrides still win.
+    const useHint = hint !== undefined && resolveProfile(tool, options.profiles).name === 'default' && !Object.hasOwn(options.profiles ?? {}, tool)
+    const trim = useHint ? { ...trimBase, profiles: { ...options.profiles, [tool]: { name: hint } } } : trimBase
+    return { budget: own ?? budget, trim }
+  }
+
   /**
    * Fits the excerpt and the handle block within the budget. The block's length depends on the id
    * only through its length, so this runs before the id is known (while the SHA-256 computes) and
    * `render` puts the id in; `undefined` when even the bare id line would not fit.
    */
-  function fitWithBlock(result: string, lineOf: (n: number) => string, tool: string, args: unknown, facts: Omit<BlockFacts, 'id' | 'salientText' | 'salientCount' | 'firstSalient' | 'omitted'>, idLength: number): { outcome: TrimOutcome; render(id: string): string | undefined } {
-    const trim = (maxChars: number): TrimOutcome => trimResult(result, { ...trimBase, tool, args, maxChars: Math.max(0, maxChars) })
+  function fitWithBlock(call: Call, result: string, lineOf: (n: number) => string, tool: string, args: unknown, facts: Omit<BlockFacts, 'id' | 'salientText' | 'salientCount' | 'firstSalient' | 'omitted'>, idLength: number): { outcome: TrimOutcome; render(id: string): string | undefined } {
+    const trim = (maxChars: number): TrimOutcome => trimResult(result, { ...call.trim, tool, args, maxChars: Math.max(0, maxChars) })
     const block = (out: TrimOutcome, id: string): string => {
       const first = out.salient[0]
       return handleBlock({
@@ -118,48 +132,48 @@ export function createSpillway(options: SpillwayOptions): Spillway {
       })
     }
     const placeholder = '0'.repeat(idLength)
-    let target = budget - BLOCK_ESTIMATE
+    let target = call.budget - BLOCK_ESTIMATE
     let outcome = trim(target)
     for (let attempt = 0; attempt < 4; attempt++) {
       const b = block(outcome, placeholder)
-      if (budget - b.length - 1 < 200) break // too small for a useful excerpt with the full block
-      if (outcome.text.length + 1 + b.length <= budget) {
+      if (call.budget - b.length - 1 < 200) break // too small for a useful excerpt with the full block
+      if (outcome.text.length + 1 + b.length <= call.budget) {
         const fitted = outcome
         return { outcome, render: (id) => `${fitted.text}\n${block(fitted, id)}` }
       }
-      target = Math.min(target - 16, budget - b.length - 1)
+      target = Math.min(target - 16, call.budget - b.length - 1)
       outcome = trim(target)
     }
     const compact = compactBlock(placeholder)
-    if (budget <= compact.length + 1) {
+    if (call.budget <= compact.length + 1) {
       // Too small for an excerpt beside the block: the block alone, else a bare id line (never an id cut short).
-      const render = (id: string): string | undefined => [compactBlock(id), bareBlock(id)].find((c) => c.length <= budget)
+      const render = (id: string): string | undefined => [compactBlock(id), bareBlock(id)].find((c) => c.length <= call.budget)
       return { outcome: trim(0), render }
     }
-    outcome = trim(budget - compact.length - 1)
+    outcome = trim(call.budget - compact.length - 1)
     const fitted = outcome
     return { outcome, render: (id) => `${fitted.text}\n${compactBlock(id)}` }
   }
 
-  async function handleOnce(input: HandleInput, raw: string, tool: string): Promise<HandleResult> {
+  async function handleOnce(call: Call, input: HandleInput, raw: string, tool: string): Promise<HandleResult> {
     const args = input?.args
-    const exempt = tool === FETCH_TOOL_NAME || resolveProfile(tool, options.profiles).exempt
+    const exempt = tool === FETCH_TOOL_NAME || resolveProfile(tool, call.trim.profiles).exempt
     // Results that pass unchanged are the tool's own bytes: nothing is stored or rewritten. Anything
     // spillway excerpts or stores is redacted first, so no secret reaches the store or the excerpt.
-    const passes = exempt || raw.length <= budget
+    const passes = exempt || raw.length <= call.budget
     const redaction: Redaction | undefined = passes || redactOptions === undefined ? undefined : redactSecrets(raw, redactOptions)
     const result = redaction?.text ?? raw
     const redacted = redaction !== undefined && redaction.count > 0 ? { redacted: redaction.kinds } : {}
     const plain = (): HandleResult => {
-      const outcome = trimResult(result, { ...trimBase, tool, args, maxChars: budget })
+      const outcome = trimResult(result, { ...call.trim, tool, args, maxChars: call.budget })
       return { content: outcome.text, changed: outcome.changed, outcome, ...redacted }
     }
     // An excerpt that already carries spillway's handle (a sub-agent's result, a proxy behind an
     // adapter) is re-fitted keeping that handle: never a second handle to an excerpt.
     if (passes || result.length < o.spillOver || !isSessionId(input?.sessionId) || splitHandle(result) !== undefined) return plain()
-    if (!persist) return unstored(result, tool, args, undefined, redacted)
-    // Smallest budget that can carry a handle (the bare id line); below it nothing is spilled.
-    if (budget < bareBlock('0'.repeat(12)).length) return plain()
+    if (!persist) return unstored(call, result, tool, args, undefined, redacted)
+    // Smallest call.budget that can carry a handle (the bare id line); below it nothing is spilled.
+    if (call.budget < bareBlock('0'.repeat(12)).length) return plain()
     let stored: { id: string; added: number }
     let lines: number
     let view: ReturnType<typeof lineView>
@@ -176,22 +190,22 @@ export function createSpillway(options: SpillwayOptions): Spillway {
       building = beginBlob({ text: result, body: bodyOf(result, view) }, await xxh())
       building.catch(() => undefined) // awaited below; a failure is handled there
     } catch (err) {
-      return unstored(result, tool, args, err, redacted)
+      return unstored(call, result, tool, args, err, redacted)
     }
     const lined = view?.text ?? result
     const lineOf = (n: number): string => stripAnsi(nthLine(lined, n)) ?? nthLine(lined, n)
     const facts = { tool, chars: result.length, lines: view === undefined ? lines : countLines(lined), kind, ...(view !== undefined ? { view: view.path } : {}) }
-    let fit = fitWithBlock(result, lineOf, tool, args, facts, 12)
+    let fit = fitWithBlock(call, result, lineOf, tool, args, facts, 12)
     try {
       const createdAt = clock()
       stored = await blobs.write(building, { tool, kind, chars: result.length, lines, createdAt })
       await index.put(input.sessionId, { id: stored.id, tool, kind, chars: result.length, lines, createdAt })
       await enforceCap(stored.id, stored.added)
     } catch (err) {
-      return unstored(result, tool, args, err, redacted) // the model is told the full output could not be kept
+      return unstored(call, result, tool, args, err, redacted) // the model is told the full output could not be kept
     }
     const id = stored.id
-    if (id.length !== 12) fit = fitWithBlock(result, lineOf, tool, args, facts, id.length) // a collision: longer id
+    if (id.length !== 12) fit = fitWithBlock(call, result, lineOf, tool, args, facts, id.length) // a collision: longer id
     const content = fit.render(id)
     if (content === undefined) return plain() // no room for even the id: no handle that leads nowhere
     return { content, changed: true, handle: { id }, outcome: fit.outcome, ...redacted }
@@ -200,9 +214,10 @@ export function createSpillway(options: SpillwayOptions): Spillway {
   async function handle(input: HandleInput): Promise<HandleResult> {
     const raw = typeof input?.result === 'string' ? input.result : asText(input?.result)
     const tool = typeof input?.tool === 'string' && input.tool !== '' ? input.tool : 'unknown'
-    const attributes = { 'gen_ai.tool.name': tool, 'gen_ai.tool.call.id': typeof input?.toolCallId === 'string' ? input.toolCallId : undefined, 'spillway.budget.max_chars': budget }
+    const call = callFor(input, tool)
+    const attributes = { 'gen_ai.tool.name': tool, 'gen_ai.tool.call.id': typeof input?.toolCallId === 'string' ? input.toolCallId : undefined, 'spillway.budget.max_chars': call.budget }
     return telemetry.span('spillway.handle', attributes, async (set) => {
-      const res = await handleOnce(input, raw, tool)
+      const res = await handleOnce(call, input, raw, tool)
       const out = res.outcome
       const outcome = res.handle !== undefined ? 'spilled' : res.changed ? 'trimmed' : 'passed'
       const redactedCount = Object.values(res.redacted ?? {}).reduce((a, b) => a + b, 0)
@@ -226,11 +241,11 @@ export function createSpillway(options: SpillwayOptions): Spillway {
   }
 
   /** The excerpt, and a line saying the full output could not be stored (so no handle is given). */
-  function unstored(result: string, tool: string, args: unknown, err: unknown, extra: Pick<HandleResult, 'redacted'>): HandleResult {
+  function unstored(call: Call, result: string, tool: string, args: unknown, err: unknown, extra: Pick<HandleResult, 'redacted'>): HandleResult {
     const why = !persist ? 'this agent keeps no copies' : SpillwayError.is(err) && err.code === 'store' ? 'the result store failed' : 'storing it failed'
     const note = `[spillway: the full output ${persist ? 'could not be stored' : 'was not stored'} (${why}), so it cannot be fetched later; re-run \`${tool.slice(0, 80)}\` with narrower arguments if you need more of it]`
-    const room = budget - note.length - 1
-    const outcome = trimResult(result, { ...trimBase, tool, args, maxChars: Math.max(0, room) })
+    const room = call.budget - note.length - 1
+    const outcome = trimResult(result, { ...call.trim, tool, args, maxChars: Math.max(0, room) })
     if (room < 40) return { content: outcome.text, changed: outcome.changed, outcome, ...extra }
     return { content: `${outcome.text}\n${note}`, changed: true, outcome, ...extra }
   }
@@ -329,6 +344,8 @@ function safeKind(text: string): ContentKind {
     return 'text'
   }
 }
+
+const validCount = (n: unknown): number | undefined => (typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined)
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>

@@ -64,6 +64,15 @@ export interface HandleInput {
   result: string
   sessionId: string
   toolCallId?: string
+  /** This call's budget in chars, instead of the instance's (e.g. a tool's declared size limit). */
+  maxChars?: number
+  /** This call's model window in tokens: the budget follows it (`budgetFromContextWindow`) unless `maxChars` is given. */
+  contextWindow?: number
+  /**
+   * A built-in profile (`terminal`, `read_file`, `search`, `web`, `default`) for a tool whose name
+   * maps to none, e.g. from an MCP tool's annotations; a profile override for the tool wins.
+   */
+  profile?: string
 }
 
 /** What {@link Spillway.handle} returns. */

@@ -1,0 +1,3 @@
+import { compactionSuite } from './compaction.suite.js'
+
+compactionSuite('ai 6')
