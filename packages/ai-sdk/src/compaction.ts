@@ -1,4 +1,5 @@
 import type { LanguageModel, ModelMessage } from 'ai'
+import { definedOnly } from '@spillway/core'
 import type { CachePricing, CompactionPlan } from '@spillway/core'
 import { compactTranscript, estimateTokens } from '@spillway/core'
 import { contextWindowOf } from './context-window.js'
@@ -86,7 +87,3 @@ function toUnits(messages: readonly ModelMessage[]) {
 const unitText = (u: Unit): string | undefined => ('message' in u ? undefined : u.text)
 const withUnitText = (u: Unit, text: string): Unit => ('message' in u ? u : { ...u, text })
 const unitTokens = (u: Unit): number => ('message' in u ? estimateTokens(typeof u.message.content === 'string' ? u.message.content : JSON.stringify(u.message.content)) : 0)
-
-function definedOnly<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>
-}

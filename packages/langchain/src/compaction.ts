@@ -1,4 +1,5 @@
 import type { BaseMessage } from '@langchain/core/messages'
+import { definedOnly } from '@spillway/core'
 import { ToolMessage } from '@langchain/core/messages'
 import type { CachePricing, CompactionPlan } from '@spillway/core'
 import { compactTranscript, estimateTokens } from '@spillway/core'
@@ -70,8 +71,4 @@ function withContent(message: ToolMessage, content: string): ToolMessage {
 
 function hasToolCalls(m: BaseMessage): m is BaseMessage & { tool_calls: unknown[] } {
   return Array.isArray((m as { tool_calls?: unknown }).tool_calls) && (m as unknown as { tool_calls: unknown[] }).tool_calls.length > 0
-}
-
-function definedOnly<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>
 }

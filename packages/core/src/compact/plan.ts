@@ -1,3 +1,5 @@
+import { definedOnly } from '../options.js'
+
 /**
  * Provider cache prices, as multiples of the plain input-token price. A compaction rewrites the
  * transcript from the first compacted message on, so everything after it is written to the cache
@@ -130,8 +132,4 @@ export function planCompaction(items: readonly CompactionItem[], options: Compac
   }
   const compacted = [...done].sort((a, b) => a - b)
   return { compacted, batches, contextTokens: context, savedTokens: batches.reduce((s, b) => s + b.savedTokens, 0) }
-}
-
-function definedOnly<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>
 }

@@ -1,4 +1,5 @@
 import { detectKind } from '../detect/detect.js'
+import { definedOnly } from '../options.js'
 import { SpillwayError } from '../errors.js'
 import { isBlobId, isSessionId } from '../store/ids.js'
 import type { BlobInfo, SessionEntry, StorageAdapter } from '../store/types.js'
@@ -53,7 +54,7 @@ export function createSpillway(options: SpillwayOptions): Spillway {
   }
   const redactOptions = options.redact === false ? undefined : options.redact === true || options.redact === undefined ? {} : options.redact
   const telemetry = instruments(options.telemetry)
-  const o = { ...DEFAULT_SPILLWAY_OPTIONS, ...stripUndefined(options) }
+  const o = { ...DEFAULT_SPILLWAY_OPTIONS, ...definedOnly(options) }
   const clock = options.clock ?? Date.now
   const budget = resolveBudget(options.maxChars, options.contextWindow)
   const index = entryIndex(store)
@@ -346,7 +347,3 @@ function safeKind(text: string): ContentKind {
 }
 
 const validCount = (n: unknown): number | undefined => (typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined)
-
-function stripUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>
-}

@@ -1,3 +1,5 @@
+import { definedOnly } from '../options.js'
+
 /** Attribute values as OpenTelemetry takes them. */
 export type AttributeValue = string | number | boolean | string[] | number[] | boolean[]
 export type Attributes = Record<string, AttributeValue | undefined>
@@ -56,11 +58,7 @@ export interface Instruments {
   count(name: string, value: number, attributes: Attributes): void
 }
 
-const defined = (a: Attributes): Attributes => {
-  const out: Attributes = {}
-  for (const [k, v] of Object.entries(a)) if (v !== undefined) out[k] = v
-  return out
-}
+const defined = (a: Attributes): Attributes => definedOnly(a) as Attributes
 
 const NOOP: Instruments = { span: (_n, _a, fn) => fn(() => {}), count: () => {} }
 
