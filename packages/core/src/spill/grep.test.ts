@@ -128,6 +128,50 @@ describe('grepBlob output', () => {
   })
 })
 
+describe('grepBlob on a line longer than one search piece (1 MiB)', () => {
+  // 64 Ki-char chunks; a 3 M-char line is searched in 1 MiB pieces that start inside the line.
+  const longBlob = (text: string) => readerOf(text, 1 << 16)
+  const regex = (pattern: string) => {
+    const v = screenPattern(pattern, { maxChars: 256 })
+    if (v.kind !== 'regex') throw new Error('expected a regex')
+    return { ...params('x'), verdict: v, pattern }
+  }
+  const filler = (n: number, seed: number): string => {
+    let s = ''
+    let x = seed
+    while (s.length < n) {
+      x = (x * 1103515245 + 12345) >>> 0
+      s += 'abcdefghijklmnop'[(x >>> 16) & 15]
+    }
+    return s
+  }
+
+  it('finds a 250-char needle wherever it crosses a piece edge (literal and regex)', async () => {
+    const needle = `Z${'q'.repeat(248)}Z`
+    // Straddle each chunk edge between 1 and 1.25 MiB: one of them is where the first piece ends.
+    for (let edge = 16 << 16; edge <= 20 << 16; edge += 1 << 16) {
+      const at = edge - 220
+      const text = filler(at, edge) + needle + filler(3_000_000 - at, 7)
+      const lit = await grepBlob(await longBlob(text), params(needle))
+      expect(lit.text.split('\n')[0]).toMatch(/: 1 matching lines of 1;/)
+      const re = await grepBlob(await longBlob(text), regex('Zq{248}Z'))
+      expect(re.text.split('\n')[0]).toMatch(/^\[grep \/Zq\{248\}Z\/ \(regex\): 1 matching lines of 1 \(lines over 1 MiB were searched in pieces/)
+    }
+  })
+
+  it('matches ^ only at the line start and $ only at its end, not at a piece edge', async () => {
+    const text = `a${'b'.repeat(3_000_000)}c`
+    const b = await longBlob(text)
+    const line = async (p: string) => (await grepBlob(b, regex(p))).text.split('\n')[0]!
+    expect(await line('^b')).toMatch(/no line matches/)
+    expect(await line('b$')).toMatch(/no line matches/)
+    expect(await line('^ab')).toMatch(/1 matching lines of 1/)
+    expect(await line('bc$')).toMatch(/1 matching lines of 1/)
+    // Inside a character class, ^ and $ are chars, not anchors.
+    expect(await line('[$^]')).toMatch(/no line matches/)
+  })
+})
+
 describe('rangeLines', () => {
   it('returns exactly lines start..start+count-1 with the echo', async () => {
     await fc.assert(

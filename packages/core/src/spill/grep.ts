@@ -1,6 +1,6 @@
 import { safeEnd, safeStart } from '../trim/text.js'
 import { viewSuffix } from './read.js'
-import type { BlobReader } from './reader.js'
+import { MAX_LINE_PIECE, type BlobReader } from './reader.js'
 import type { PatternVerdict } from './regex.js'
 import type { FetchResponse } from './types.js'
 
@@ -36,7 +36,15 @@ interface Matches {
   /** Last 0-based line searched. */
   searchedTo: number
   timedOut?: { searched: number; ms: number }
+  /** True when a regex was tested on pieces of a line longer than {@link MAX_LINE_PIECE}. */
+  pieced?: boolean
 }
+
+/**
+ * Chars two pieces of a very long line share when a regex searches it: a match longer than this
+ * across a piece's edge is not found (a literal's pieces share its length, so it always is).
+ */
+export const REGEX_PIECE_OVERLAP = 4096
 
 const systemClock = (): number => globalThis.performance?.now() ?? Date.now()
 
@@ -71,7 +79,8 @@ async function findMatches(blob: BlobReader, p: GrepParams, monotonic: () => num
       out.cols.push(col())
     }
   }
-  for await (const seg of blob.segments()) {
+  const overlap = needle === undefined ? REGEX_PIECE_OVERLAP : Math.max(200, needle.length)
+  for await (const seg of blob.segments(0, MAX_LINE_PIECE, overlap)) {
     const text = seg.text
     const hay = needle === undefined ? undefined : p.ignoreCase ? text.toLowerCase() : text
     if (needle !== undefined && hay !== undefined && hay.length === text.length) {
@@ -100,7 +109,11 @@ async function findMatches(blob: BlobReader, p: GrepParams, monotonic: () => num
         const end = nl === -1 ? text.length : nl
         const t = text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end)
         const off = start === 0 ? seg.col : 0
-        if (v.test(t)) record(line, () => Math.max(0, v.indexIn(t)) + off)
+        // A piece of a very long line: `^`/`$` match only at the line's real start and end.
+        const inside = off > 0 || (nl === -1 && seg.open === true)
+        const m = inside && v.kind === 'regex' ? v.piece(off > 0, nl === -1 && seg.open === true) : v
+        if (inside) out.pieced = true
+        if (m.test(t)) record(line, () => Math.max(0, m.indexIn(t)) + off)
         if (nl === -1) break
         start = nl + 1
       }
@@ -157,13 +170,14 @@ export async function grepBlob(blob: BlobReader, p: GrepParams): Promise<FetchRe
     }
   }
   const count = found.count
-  if (count === 0) return { ok: true, text: `[grep ${label}: no line matches, all ${total} lines${of} searched]` }
+  const pieced = found.pieced === true && p.verdict.kind === 'regex' ? ` (lines over ${MAX_LINE_PIECE / 1024 / 1024} MiB were searched in pieces overlapping by ${REGEX_PIECE_OVERLAP} chars: a match longer than that may be missed)` : ''
+  if (count === 0) return { ok: true, text: `[grep ${label}: no line matches, all ${total} lines${of} searched${pieced}]` }
   const pages = Math.ceil(count / p.pageSize)
   if (p.page > pages) return { ok: false, text: `[grep ${label}: ${count} matching lines of ${total}${of}; page ${p.page} is past the last page, ${pages}]` }
   const first = (p.page - 1) * p.pageSize
   const last = Math.min(count, first + p.pageSize) - 1
   const head = found.complete
-    ? `[grep ${label}: ${count} matching lines of ${total}${of}; page ${p.page} of ${pages} shows matches ${first + 1}-${last + 1}]`
+    ? `[grep ${label}: ${count} matching lines of ${total}${of}${pieced}; page ${p.page} of ${pages} shows matches ${first + 1}-${last + 1}]`
     : `[grep ${label}: page ${p.page} shows matches ${first + 1}-${last + 1}; ${count} matching lines in lines 1-${found.searchedTo + 1} of ${total}${of}, the rest not searched yet: more may follow]`
   const out: string[] = [head]
   let size = out[0]!.length

@@ -63,6 +63,8 @@ export interface Segment {
   col: number
   /** True on the last segment taken from a stored chunk (a search may stop there: the chunk is read). */
   endsChunk: boolean
+  /** True when the segment's last line goes on in the next segment (a piece of a very long line). */
+  open?: boolean
 }
 
 /**
@@ -226,7 +228,7 @@ export function blobReader(blob: StoredBlob, cache: ChunkCache, raw = false): Bl
         if (atEnd && carry.length > 0) out.push({ text: carry, firstLine: line, col, endsChunk: false })
         else if (carry.length > maxLine) {
           // A very long line: search it in pieces overlapping by `overlap` chars.
-          out.push({ text: carry, firstLine: line, col, endsChunk: false })
+          out.push({ text: carry, firstLine: line, col, endsChunk: false, open: true })
           const keep = Math.min(overlap, carry.length)
           col += carry.length - keep
           carry = carry.slice(carry.length - keep)

@@ -17,7 +17,14 @@ export interface LineMatcher {
 /** How a grep pattern will be searched, or why it is refused. */
 export type PatternVerdict =
   | (LineMatcher & { kind: 'literal'; needle: string; why: 'asked' | 'plain' | 'invalid-regex' })
-  | (LineMatcher & { kind: 'regex' })
+  | (LineMatcher & {
+      kind: 'regex'
+      /**
+       * The matcher for a piece of a line too long to search whole: `^` cannot match where the
+       * piece starts inside the line (`startsInside`), nor `$` where it ends inside it (`endsInside`).
+       */
+      piece(startsInside: boolean, endsInside: boolean): LineMatcher
+    })
   | { kind: 'refused'; reason: string }
 
 /** Options of {@link compileMatcher}. */
@@ -109,11 +116,48 @@ export function compileMatcher(pattern: string, opts: MatcherOptions): PatternVe
     const msg = err instanceof Error ? err.message.replace(/^error parsing regexp: /, '') : String(err)
     return refuse(`the linear-time regex engine (RE2) cannot compile it (${msg.slice(0, 120)})`)
   }
+  const flags = ignoreCase ? RE2JS.CASE_INSENSITIVE : 0
+  const pieces = new Map<number, LineMatcher>()
+  const whole: LineMatcher = { kind: 'regex', test: (line) => re.test(line), indexIn: (line) => (re.exec(line) as RegExpExecArray | null)?.index ?? -1 }
   return {
+    ...whole,
     kind: 'regex',
-    test: (line) => re.test(line),
-    indexIn: (line) => (re.exec(line) as RegExpExecArray | null)?.index ?? -1,
+    piece(startsInside, endsInside) {
+      const key = (startsInside ? 1 : 0) + (endsInside ? 2 : 0)
+      if (key === 0) return whole
+      let m = pieces.get(key)
+      if (m === undefined) {
+        const r = RE2JS.compile(RE2JS.translateRegExp(withoutAnchors(pattern, startsInside, endsInside)), flags)
+        pieces.set(key, (m = { kind: 'regex', test: (line) => r.test(line), indexIn: (line) => (r.exec(line) as RegExpExecArray | null)?.index ?? -1 }))
+      }
+      return m
+    },
   }
+}
+
+/** A class no char is in: what an anchor becomes where it cannot match. */
+const NOTHING = '[^\\s\\S]'
+
+/**
+ * `pattern` with its `^` (when `start`) and `$` (when `end`) anchors made unmatchable: escaped
+ * chars and character classes (`[^a]`, `[$]`) are left as they are.
+ */
+export function withoutAnchors(pattern: string, start: boolean, end: boolean): string {
+  let out = ''
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!
+    if (c === '\\') {
+      out += pattern.slice(i, i + 2)
+      i++
+    } else if (c === '[') {
+      let j = i + 1
+      for (; j < pattern.length && pattern[j] !== ']'; j++) if (pattern[j] === '\\') j++
+      out += pattern.slice(i, j + 1)
+      i = j
+    } else if ((c === '^' && start) || (c === '$' && end)) out += NOTHING
+    else out += c
+  }
+  return out
 }
 
 /** Former name of {@link compileMatcher}. */
