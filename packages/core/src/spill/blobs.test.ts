@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { memoryStore } from '../store/memory.js'
 import { blobLayer } from './blobs.js'
+import { portableCodec } from './format/codec.js'
 
 const meta = { tool: 't', kind: 'text' as const, chars: 0, lines: 0, createdAt: 0 }
 const text = (n: number, tag: string): string => Array.from({ length: n }, (_, i) => `${tag} line ${i} ok, compiled module-${i}.js`).join('\n')
@@ -25,5 +26,34 @@ describe('background compression', () => {
     const c = await blobs.write({ text: text(3000, 'c') }, meta)
     await blobs.idle()
     expect(await sizeOf(c.id)).toBeLessThan(c.added / 2)
+  })
+})
+
+describe('reads during background compression', () => {
+  it('a blob waiting in the queue is read raw at once; only the blob being compressed is waited for', async () => {
+    // A codec whose deflate holds until released: the first blob's compression "runs" forever.
+    let release = (): void => undefined
+    const gate = new Promise<void>((r) => (release = r))
+    const held = { deflate: async (b: Uint8Array) => (await gate, portableCodec.deflate(b)), inflate: portableCodec.inflate }
+    const store = Object.assign(memoryStore(), { codec: held })
+    const blobs = blobLayer(store, { compress: true, cacheChars: 1 << 20 })
+    const a = await blobs.write({ text: text(2000, 'a') }, meta)
+    const b = await blobs.write({ text: text(2000, 'b') }, meta)
+    // b waits behind a's compression: its open must not wait for the queue.
+    const openB = blobs.open(b.id).then((o) => (o.status === 'ok' ? o.reader.line(1999) : o.status))
+    const first = await Promise.race([openB, new Promise((r) => setTimeout(() => r('waited'), 1000))])
+    expect(first).toBe('b line 1999 ok, compiled module-1999.js')
+    // a is being compressed: its open waits for that blob's own work, then reads the compressed form.
+    let aDone = false
+    const openA = blobs.open(a.id).then((o) => {
+      aDone = true
+      return o.status === 'ok' ? o.reader.line(0) : o.status
+    })
+    await new Promise((r) => setTimeout(r, 20))
+    expect(aDone).toBe(false)
+    release()
+    expect(await openA).toBe('a line 0 ok, compiled module-0.js')
+    await blobs.idle()
+    expect((await store.get(a.id))!.length).toBeLessThan(a.added / 2)
   })
 })

@@ -83,7 +83,7 @@ export function blobLayer(store: StorageAdapter, opts: BlobLayerOptions): BlobLa
   const readers = new Map<string, BlobReader>()
   let queue: Promise<void> = Promise.resolve()
   let queuedBytes = 0 // raw blobs waiting for (or in) background compression
-  const compacting = new Map<string, Promise<void>>() // id -> its compaction (readers in this process wait for it)
+  const compacting = new Map<string, Promise<void>>() // id -> its compaction while it runs (readers in this process wait for it)
 
   const remember = (id: string, sha: string): void => {
     if (knownSha.size > 10_000) knownSha.clear()
@@ -152,7 +152,12 @@ export function blobLayer(store: StorageAdapter, opts: BlobLayerOptions): BlobLa
         // stays raw (valid, only larger) rather than letting a burst of large results pile up.
         if (opts.compress && queuedBytes + bytes.length <= (opts.maxQueuedBytes ?? MAX_QUEUED_BYTES)) {
           queuedBytes += bytes.length
-          const done = (queue = queue.then(async () => {
+          queue = queue.then(async () => {
+            // Readers wait only for the blob being compressed now (one blob's work), never for
+            // the queue: a blob still waiting is read in its raw form, which is valid.
+            let finish = (): void => undefined
+            const done = new Promise<void>((r) => (finish = r))
+            compacting.set(id, done)
             try {
               const packed = await stored(await compactBlob(built, codec.deflate))
               if (packed.length >= bytes.length || !(await store.has(id))) return
@@ -164,9 +169,9 @@ export function blobLayer(store: StorageAdapter, opts: BlobLayerOptions): BlobLa
             } finally {
               queuedBytes -= bytes.length
               if (compacting.get(id) === done) compacting.delete(id)
+              finish()
             }
-          }))
-          compacting.set(id, done)
+          })
         }
         return { id, added: bytes.length }
       }
