@@ -55,6 +55,25 @@ describe('chunked blob format', () => {
     )
   })
 
+  it('reads of many chunks of one open blob at once each get their own bytes (the shared inflate buffer is never written twice at once)', async () => {
+    const text = Array.from({ length: 20_000 }, (_, i) => `line ${i} value=${(i * 7919) % 100003} padding ok`).join('\n')
+    const built = await buildBlob({ text }, 16_384)
+    const store = memoryStore() // no codec of its own: the portable, asynchronous native inflate
+    const id = built.sha256.slice(0, 12)
+    await store.put(id, (await compactBlob(built)).bytes, { sha256: built.sha256, tool: 't', kind: 'text', chars: 0, lines: 0, createdAt: 0 })
+    const o = await openBlob(store, id, () => undefined)
+    if (o.status !== 'ok') throw new Error(o.status)
+    const s = o.blob.manifest.raw
+    expect(s.chunks.length).toBeGreaterThan(20)
+    expect(s.chunks.every((c) => c.z !== 0)).toBe(true)
+    for (let round = 0; round < 3; round++) {
+      const texts = await Promise.all(s.chunks.map((_, k) => o.blob.chunkText(s, k)))
+      expect(texts.join('')).toBe(text)
+      const bytes = await Promise.all(s.chunks.map((_, k) => o.blob.chunkBytes(s, k)))
+      expect(new TextDecoder().decode(Uint8Array.from(bytes.flatMap((b) => [...b])))).toBe(text)
+    }
+  })
+
   it('the id is the SHA-256 of the UTF-8 text, as before', async () => {
     const text = 'hello\nworld\n'.repeat(1000)
     const built = await buildBlob({ text }, 1000)

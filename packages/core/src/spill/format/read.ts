@@ -23,7 +23,7 @@ export interface StoredBlob {
   readonly body: StreamInfo
   /** Chunk `k` of `stream`, inflated, checked against its xxh64 and decoded. Throws `integrity` on any mismatch. */
   chunkText(stream: StreamInfo, k: number): Promise<string>
-  /** Chunk `k` of `stream` as verified UTF-8 bytes, valid until the next call (a reused buffer). */
+  /** Chunk `k` of `stream` as verified UTF-8 bytes (the caller's own: no later read changes them). */
   chunkBytes(stream: StreamInfo, k: number): Promise<Uint8Array>
 }
 
@@ -85,10 +85,12 @@ export async function openBlob(store: BlobSource, id: string, deriveBody: Derive
   if (!manifest.sha256.startsWith(id)) return { status: 'damaged', reason: 'it holds another result' }
   const codec = codecOf(store)
   // One inflate buffer per opened blob, reused (by codecs that can): a grep over 500 MB must not
-  // leave ~2,000 chunk-sized buffers for the garbage collector. Bytes from `chunkBytes` are valid
-  // until its next call.
+  // leave ~2,000 chunk-sized buffers for the garbage collector. It is held from the inflate to the
+  // end of `use` (a native inflate is asynchronous: two reads of one blob at once must not write
+  // into one buffer); a read that finds it held inflates into a buffer of its own.
   let scratch: Uint8Array | undefined
-  const chunkBytes = async (s: StreamInfo, k: number): Promise<Uint8Array> => {
+  let scratchHeld = false
+  const withChunk = async <T>(s: StreamInfo, k: number, use: (bytes: Uint8Array, shared: boolean) => T): Promise<T> => {
     const c = s.chunks[k]
     if (c === undefined) throw new SpillwayError('invalid_argument', `no chunk ${k}`)
     let stored = await read(c.o, c.o + c.n)
@@ -98,18 +100,26 @@ export async function openBlob(store: BlobSource, id: string, deriveBody: Derive
       stored = await unseal(keys, stored, chunkAad(manifest.sha256, s === manifest.raw ? 0 : 1, k))
       if (stored === undefined) throw damaged(`chunk ${k} fails authentication`)
     }
-    let bytes = stored
-    if (c.z === CHUNK_DEFLATE) {
-      if (scratch === undefined || scratch.length <= c.b) scratch = new Uint8Array(Math.max(c.b + 1, 1 << 18))
-      try {
-        bytes = await codec.inflate(stored, c.b, scratch)
-      } catch {
-        throw damaged(`chunk ${k} does not inflate`)
+    const holds = c.z === CHUNK_DEFLATE && !scratchHeld
+    if (holds) scratchHeld = true
+    try {
+      let bytes = stored
+      if (c.z === CHUNK_DEFLATE) {
+        if (holds && (scratch === undefined || scratch.length <= c.b)) scratch = new Uint8Array(Math.max(c.b + 1, 1 << 18))
+        try {
+          bytes = await codec.inflate(stored, c.b, holds ? scratch : new Uint8Array(c.b + 1))
+        } catch {
+          throw damaged(`chunk ${k} does not inflate`)
+        }
       }
+      if (bytes.length !== c.b || xxh64Hex(x, bytes) !== c.x) throw damaged(`chunk ${k} fails its checksum`)
+      return use(bytes, holds && bytes.buffer === scratch?.buffer)
+    } finally {
+      if (holds) scratchHeld = false
     }
-    if (bytes.length !== c.b || xxh64Hex(x, bytes) !== c.x) throw damaged(`chunk ${k} fails its checksum`)
-    return bytes
   }
+  // Bytes in the shared buffer are copied: the caller may keep them past the next read.
+  const chunkBytes = (s: StreamInfo, k: number): Promise<Uint8Array> => withChunk(s, k, (bytes, shared) => (shared ? bytes.slice() : bytes))
   const blob: StoredBlob = {
     id,
     manifest,
@@ -117,13 +127,13 @@ export async function openBlob(store: BlobSource, id: string, deriveBody: Derive
     body: manifest.body?.stream ?? manifest.raw,
     chunkBytes,
     async chunkText(s, k) {
-      const bytes = await chunkBytes(s, k)
-      let text: string
-      try {
-        text = fatal.decode(bytes)
-      } catch {
-        throw damaged(`chunk ${k} is not UTF-8`)
-      }
+      const text = await withChunk(s, k, (bytes) => {
+        try {
+          return fatal.decode(bytes)
+        } catch {
+          throw damaged(`chunk ${k} is not UTF-8`)
+        }
+      })
       const c = s.chunks[k]!
       if (text.length !== c.l) throw damaged(`chunk ${k} has the wrong length`)
       // The line index (where line n starts) trusts each chunk's newline count: check it.
