@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { memoryStore } from '../store/memory.js'
 import { blobLayer } from './blobs.js'
 import { portableCodec } from './format/codec.js'
+import { encodeLegacyEnvelope } from './format/index.js'
 
 const meta = { tool: 't', kind: 'text' as const, chars: 0, lines: 0, createdAt: 0 }
 const text = (n: number, tag: string): string => Array.from({ length: n }, (_, i) => `${tag} line ${i} ok, compiled module-${i}.js`).join('\n')
@@ -55,5 +56,38 @@ describe('reads during background compression', () => {
     expect(await openA).toBe('a line 0 ok, compiled module-0.js')
     await blobs.idle()
     expect((await store.get(a.id))!.length).toBeLessThan(a.added / 2)
+  })
+})
+
+describe('damaged blobs', () => {
+  /** A memory store that counts whole-value reads. */
+  const counting = () => {
+    const store = memoryStore()
+    let gets = 0
+    const get = store.get.bind(store)
+    return { store: Object.assign(store, { get: (id: string) => (gets++, get(id)) }), gets: () => gets }
+  }
+
+  it('a value of neither format is judged on its first bytes, never read whole', async () => {
+    const { store, gets } = counting()
+    const blobs = blobLayer(store, { compress: false, cacheChars: 1 << 20 })
+    await store.put('abcdefabcdef', new Uint8Array(5_000_000).fill(7), { ...meta, sha256: '' })
+    expect(await blobs.open('abcdefabcdef')).toEqual({ status: 'damaged', reason: 'it is not a blob' })
+    expect(gets()).toBe(0)
+  })
+
+  it('a forged version-1 blob is judged once, then answered from memory until it is rewritten', async () => {
+    const { store, gets } = counting()
+    const blobs = blobLayer(store, { compress: false, cacheChars: 1 << 20 })
+    const utf8 = new TextEncoder().encode('x'.repeat(200_000))
+    // A version-1 envelope whose hash does not match its payload.
+    const forged = encodeLegacyEnvelope(utf8, 'abcdefabcdef'.padEnd(64, '0'), true)
+    await store.put('abcdefabcdef', forged, { ...meta, sha256: '' })
+    for (let i = 0; i < 3; i++) expect((await blobs.open('abcdefabcdef')).status).toBe('damaged')
+    expect(gets()).toBe(1)
+    // Forgetting the id (a rewrite) reads it again.
+    blobs.forget('abcdefabcdef')
+    expect((await blobs.open('abcdefabcdef')).status).toBe('damaged')
+    expect(gets()).toBe(2)
   })
 })

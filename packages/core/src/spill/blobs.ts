@@ -61,6 +61,9 @@ export interface BlobLayerOptions {
   maxQueuedBytes?: number
 }
 
+/** How long a blob found damaged is answered as damaged without being read again (ms). */
+export const DAMAGED_MEMO_MS = 60_000
+
 /** Raw bytes that may wait for background compression at once; a blob past it stays raw. */
 export const MAX_QUEUED_BYTES = 256 * 1024 * 1024
 
@@ -85,12 +88,17 @@ export function blobLayer(store: StorageAdapter, opts: BlobLayerOptions): BlobLa
   let queuedBytes = 0 // raw blobs waiting for (or in) background compression
   const compacting = new Map<string, Promise<void>>() // id -> its compaction while it runs (readers in this process wait for it)
 
+  // Damaged verdicts, kept a short while: a forged blob that costs seconds to find damaged (a
+  // version-1 payload inflating to its cap) is judged once, not on every fetch; the time limit
+  // lets a copy another process rewrote be read again.
+  const damagedSeen = new Map<string, { reason: string; at: number }>()
   const remember = (id: string, sha: string): void => {
     if (knownSha.size > 10_000) knownSha.clear()
     knownSha.set(id, sha)
   }
   const forget = (id: string): void => {
     knownSha.delete(id)
+    damagedSeen.delete(id)
     readers.delete(id)
     cache.drop(`${id}:`)
   }
@@ -107,6 +115,8 @@ export function blobLayer(store: StorageAdapter, opts: BlobLayerOptions): BlobLa
 
   const open = async (id: string): Promise<Opened> => {
     await compacting.get(id)
+    const seen = damagedSeen.get(id)
+    if (seen !== undefined && Date.now() - seen.at < DAMAGED_MEMO_MS) return { status: 'damaged', reason: seen.reason }
     const cached = readers.get(id)
     if (cached !== undefined) {
       if (await store.has(id)) return { status: 'ok', reader: cached }
@@ -114,6 +124,10 @@ export function blobLayer(store: StorageAdapter, opts: BlobLayerOptions): BlobLa
       return { status: 'absent' }
     }
     const o = await openSafely(id)
+    if (o.status === 'damaged') {
+      if (damagedSeen.size >= 1024) damagedSeen.clear()
+      damagedSeen.set(id, { reason: o.reason, at: Date.now() })
+    }
     if (o.status !== 'ok') return o
     const reader = blobReader(o.blob, cache)
     if (readers.size > 64) readers.clear()
@@ -145,6 +159,7 @@ export function blobLayer(store: StorageAdapter, opts: BlobLayerOptions): BlobLa
         }
         const bytes = await stored(built) // sealed only when it is written (not for a duplicate)
         await store.put(id, bytes, { ...meta, sha256: sha })
+        damagedSeen.delete(id)
         remember(id, sha)
         readers.delete(id)
         cache.drop(`${id}:`)

@@ -59,7 +59,10 @@ export async function openBlob(store: BlobSource, id: string, deriveBody: Derive
   const head = await read(0, HEADER_BYTES)
   if (head === undefined) return { status: 'absent' }
   if (!isChunkedBlob(head)) {
-    if (refuseClear && head[0] === 0x53 && head[1] === 0x57 && head[2] === 1) return { status: 'locked', reason: 'plaintext' } // a version-1 blob: always clear
+    const v1 = head[0] === 0x53 && head[1] === 0x57 && head[2] === 1
+    if (refuseClear && v1) return { status: 'locked', reason: 'plaintext' } // a version-1 blob: always clear
+    // Neither format: judged on its first bytes, never read whole.
+    if (!v1) return { status: 'damaged', reason: head.length === 0 ? 'it is empty' : 'it is not a blob' }
     const data = ranged ? await store.get(id) : whole
     if (data === undefined) return { status: 'absent' }
     return openLegacy(id, data, deriveBody)
