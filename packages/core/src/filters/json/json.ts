@@ -1,4 +1,4 @@
-import { parseJsonOnce, scanJsonOnce, tooCostlyToParse } from '../../trim/json-memo.js'
+import { JSON_UNCHECKED_CHARS, parseJsonOnce, scanJsonOnce, tooCostlyToParse } from '../../trim/json-memo.js'
 import { scanJsonTop, stringEnd, type JsonTop } from '../../trim/json-scan.js'
 import { LIMIT_LEVELS, cutString, renderCompact, type RenderLimits } from './render.js'
 import { itemTypes, keyUnion, objectKeys, typeName } from './shape.js'
@@ -202,6 +202,17 @@ function unparsedNote(value: string): string {
 const SAMPLE_EACH_END = 50
 
 /**
+ * Chars the sampled entries of one document may parse in all: as much as one document parsed
+ * without a cost check (`JSON_UNCHECKED_CHARS`), so 100 entries of 256 K chars each cost what one
+ * does. Entries past it are shown as notes; entries up to {@link SMALL_ENTRY_CHARS} always parse.
+ */
+const SAMPLE_PARSE_CHARS = JSON_UNCHECKED_CHARS
+const SMALL_ENTRY_CHARS = 4096
+
+/** The last sampled document: the entries it may parse, and those parsed. */
+let sampled: { text: string | undefined; memo: Map<number, unknown>; parsed: ReadonlySet<number> } = { text: undefined, memo: new Map(), parsed: new Set() }
+
+/**
  * A JSON document too big to parse whole within the trim's cost bound (see
  * `JSON_PARSE_MAX_TOKENS`): the synopsis and the head/tail entries come from the entries
  * `scanJsonTop` found, each parsed alone, so the cost is one linear scan plus what is shown.
@@ -209,25 +220,43 @@ const SAMPLE_EACH_END = 50
  */
 function summarizeSampled(text: string, top: JsonTop, budget: number, headShare: number): string | undefined {
   const n = top.starts.length
-  const memo = new Map<number, unknown>()
+  const picks = [...new Set([...Array.from({ length: Math.min(n, SAMPLE_EACH_END) }, (_, i) => i), ...Array.from({ length: Math.min(n, SAMPLE_EACH_END) }, (_, i) => n - 1 - i)])].sort((a, b) => a - b)
+  // Which entries parse is decided from the text alone (first picks first), and each entry's
+  // value is kept for the same text: the spill layer trims a result again while it fits the
+  // handle block, and the answer must not depend on what an earlier trim read.
+  if (sampled.text !== text) {
+    const parsed = new Set<number>()
+    let spent = 0
+    for (const i of picks) {
+      const len = top.ends[i]! - top.starts[i]!
+      if (len <= SMALL_ENTRY_CHARS) parsed.add(i)
+      else if (spent + len <= SAMPLE_PARSE_CHARS) {
+        parsed.add(i)
+        spent += len
+      }
+    }
+    sampled = { text, memo: new Map(), parsed }
+  }
+  const { memo, parsed } = sampled
   // An object's entry `"key": value` parses as the one-key object {key: value}.
-  // An entry itself too costly to parse (the one entry of `{"data": [...1M items]}`) is shown as a
-  // note from one scan, so the document is never parsed whole through its entries.
+  // An entry itself too costly to parse (the one entry of `{"data": [...1M items]}`), or past what
+  // the sample may parse in all ({@link SAMPLE_PARSE_CHARS}), is shown as a note from one scan,
+  // so the document is never parsed whole through its entries.
+  const parse = (i: number, value: string): boolean => value.length <= SMALL_ENTRY_CHARS || (parsed.has(i) && !tooCostlyToParse(value))
   const at = (i: number): unknown => {
     if (!memo.has(i)) {
       const slice = text.slice(top.starts[i], top.ends[i])
-      if (top.kind === 'array') memo.set(i, tooCostlyToParse(slice) ? unparsedNote(slice) : JSON.parse(slice))
+      if (top.kind === 'array') memo.set(i, parse(i, slice) ? JSON.parse(slice) : unparsedNote(slice))
       else {
         const keyEnd = slice.charCodeAt(0) === 34 ? stringEnd(slice, 0) : -1
         const colon = keyEnd === -1 ? -1 : slice.indexOf(':', keyEnd + 1)
         const value = colon === -1 ? '' : slice.slice(colon + 1).trim()
-        memo.set(i, colon !== -1 && tooCostlyToParse(value) ? { [JSON.parse(slice.slice(0, keyEnd + 1)) as string]: unparsedNote(value) } : JSON.parse(`{${slice}}`))
+        memo.set(i, colon !== -1 && !parse(i, value) ? { [JSON.parse(slice.slice(0, keyEnd + 1)) as string]: unparsedNote(value) } : JSON.parse(`{${slice}}`))
       }
     }
     return memo.get(i)
   }
   try {
-    const picks = [...new Set([...Array.from({ length: Math.min(n, SAMPLE_EACH_END) }, (_, i) => i), ...Array.from({ length: Math.min(n, SAMPLE_EACH_END) }, (_, i) => n - 1 - i)])].sort((a, b) => a - b)
     const sample = picks.map(at)
     const note = `${text.length} chars: described from its first and last entries, not parsed whole`
     let syn: string
