@@ -149,6 +149,7 @@ describe('redisStore shared by replicas', () => {
     const a = createSpillway({ store: storeA, maxChars: 1000, clock: () => 1000 })
     const ids: string[] = []
     for (const n of [1, 2, 3]) ids.push((await a.handle({ tool: 'terminal', result: text(n), sessionId: 's' })).handle!.id)
+    await a.dispose() // background compression done: the sizes below stay as they are
     await storeA.touch!(ids[1]!, 2000)
     await storeA.touch!(ids[2]!, 3000)
     // Replica B reads the oldest blob: its access time moves in Redis, not in B's memory.

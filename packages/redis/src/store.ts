@@ -55,7 +55,7 @@ return 1`
 const TOUCH = `
 local a = redis.call('HGET', KEYS[1], 'a')
 if not a then return 0 end
-if tonumber(a) < tonumber(ARGV[1]) then redis.call('HSET', KEYS[1], 'a', ARGV[1]) end
+redis.call('HSET', KEYS[1], 'a', tostring(math.max(tonumber(a) + 1, tonumber(ARGV[1]))))
 if ARGV[2] ~= '' then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
   redis.call('PEXPIRE', KEYS[2], ARGV[2])
@@ -226,9 +226,9 @@ export function redisStore(options: RedisStoreOptions): StorageAdapter {
       assertBlobId(id)
       return Number(await h.run('deleteIfIdle', (c) => c.text.eval(DELETE_IF_IDLE, { keys: [k.meta(id), k.data(id)], arguments: [String(lastAccessAt)] }))) === 1
     },
-    async touch(id: string, at: number): Promise<void> {
+    async touch(id: string, at: number): Promise<boolean> {
       assertBlobId(id)
-      await h.run('touch', (c) => c.text.eval(TOUCH, { keys: [k.meta(id), k.data(id)], arguments: [String(at), ttlMs] }))
+      return Number(await h.run('touch', (c) => c.text.eval(TOUCH, { keys: [k.meta(id), k.data(id)], arguments: [String(at), ttlMs] }))) === 1
     },
     async putEntry(sessionId: string, entry: SessionEntry): Promise<void> {
       assertSessionId(sessionId)

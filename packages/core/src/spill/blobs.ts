@@ -92,6 +92,15 @@ export function blobLayer(store: StorageAdapter, opts: BlobLayerOptions): BlobLa
   // version-1 payload inflating to its cap) is judged once, not on every fetch; the time limit
   // lets a copy another process rewrote be read again.
   const damagedSeen = new Map<string, { reason: string; at: number }>()
+  /**
+   * Marks a stored duplicate as read now; false when it is gone (deleted since it was found), so
+   * the caller stores it again rather than hand out an id that leads nowhere. The touch itself
+   * protects it from an eviction decided on an earlier listing (see `StorageAdapter.touch`).
+   */
+  const touched = async (id: string, at: number): Promise<boolean> => {
+    const r = store.touch === undefined ? undefined : await store.touch(id, at)
+    return typeof r === 'boolean' ? r : store.has(id)
+  }
   const remember = (id: string, sha: string): void => {
     if (knownSha.size > 10_000) knownSha.clear()
     knownSha.set(id, sha)
@@ -141,17 +150,13 @@ export function blobLayer(store: StorageAdapter, opts: BlobLayerOptions): BlobLa
       const sha = built.sha256
       for (let len = 12; len <= 64; len += 4) {
         const id = sha.slice(0, len)
-        if (knownSha.get(id) === sha && (await store.has(id))) {
-          await store.touch?.(id, meta.createdAt)
-          return { id, added: 0 }
-        }
+        if (knownSha.get(id) === sha && (await touched(id, meta.createdAt))) return { id, added: 0 }
         if (await store.has(id)) {
           const o = await openSafely(id)
           // Same prefix, other content (or another key's blob, which is never overwritten): a longer id.
           if ((o.status === 'ok' && o.blob.manifest.sha256 !== sha) || o.status === 'locked') continue
-          if (o.status === 'ok' && (await verifyAll(o.blob))) {
+          if (o.status === 'ok' && (await verifyAll(o.blob)) && (await touched(id, meta.createdAt))) {
             remember(id, sha)
-            await store.touch?.(id, meta.createdAt)
             return { id, added: 0 }
           }
           // Damaged (or unreadable) copy: rewrite it below, so re-running the tool repairs it.

@@ -26,7 +26,7 @@ describe('sweep acts on a listing taken earlier', () => {
     const base = memoryStore()
     await base.put(ID_X, new Uint8Array(1000), meta(1)) // least recently used in the listing
     await base.put(ID_Y, new Uint8Array(1000), meta(2))
-    const store = staleListing(base, () => base.touch!(ID_X, 10))
+    const store = staleListing(base, async () => void (await base.touch!(ID_X, 10)))
     const report = await sweepStore(store, entryIndex(store), { now: 11, ttlHours: 1, tombstoneTtlHours: 1, maxStoreBytes: 1500 })
     expect(await base.has(ID_X)).toBe(true)
     expect(await base.has(ID_Y)).toBe(false)
@@ -36,7 +36,7 @@ describe('sweep acts on a listing taken earlier', () => {
   it('never expires a blob touched after the listing', async () => {
     const base = memoryStore()
     await base.put(ID_X, new Uint8Array(10), meta(1))
-    const store = staleListing(base, () => base.touch!(ID_X, 7_200_000))
+    const store = staleListing(base, async () => void (await base.touch!(ID_X, 7_200_000)))
     const report = await sweepStore(store, entryIndex(store), { now: 7_200_001, ttlHours: 1, tombstoneTtlHours: 1, maxStoreBytes: 1e9 })
     expect(report.expired).toBe(0)
     expect(await base.has(ID_X)).toBe(true)

@@ -62,10 +62,11 @@ export function memoryStore(options: MemoryStoreOptions = {}): StorageAdapter {
       blobs.delete(id)
       return true
     },
-    async touch(id: string, at: number): Promise<void> {
+    async touch(id: string, at: number): Promise<boolean> {
       assertBlobId(id)
       const slot = blobs.get(id)
-      if (slot !== undefined) slot.lastAccessAt = Math.max(slot.lastAccessAt, at)
+      if (slot !== undefined) slot.lastAccessAt = Math.max(slot.lastAccessAt + 1, at)
+      return slot !== undefined
     },
     async putEntry(sessionId: string, entry: SessionEntry): Promise<void> {
       assertSessionId(sessionId)

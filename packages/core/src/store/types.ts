@@ -101,8 +101,13 @@ export interface StorageAdapter {
   delete(id: string): Promise<void>
   list(): AsyncIterable<BlobInfo>
   dispose?(): Promise<void>
-  /** Capability: mark `id` as read at `at` (ms) for LRU eviction. */
-  touch?(id: string, at: number): Promise<void>
+  /**
+   * Capability: mark `id` as read at `at` (ms) for LRU eviction. The access time becomes
+   * `max(at, previous + 1)`: always later than any a listing gave, so `deleteIfIdle` keeps a blob
+   * touched after the listing even when the toucher's clock is behind. Resolves `true` when the
+   * blob exists and `false` when it does not (a store may resolve nothing; then `has` decides).
+   */
+  touch?(id: string, at: number): Promise<boolean | void>
   /**
    * Capability: removes `id` only if it was not put or touched after `lastAccessAt` (the value a
    * listing gave); true when removed (or already absent). Eviction and sweeps decide on a listing

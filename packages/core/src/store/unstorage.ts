@@ -141,10 +141,12 @@ export function unstorageStore(storage: UnstorageLike, options: UnstorageStoreOp
       await storage.removeItem(metaKey(id))
       return true
     },
-    async touch(id: string, at: number): Promise<void> {
+    async touch(id: string, at: number): Promise<boolean> {
       assertBlobId(id)
       const m = metaOf(await storage.getItem(metaKey(id)))
-      if (m !== undefined && m.a < at) await storage.setItem(metaKey(id), { ...m, a: at })
+      if (m === undefined) return false
+      await storage.setItem(metaKey(id), { ...m, a: Math.max(m.a + 1, at) })
+      return true
     },
     async putEntry(sessionId: string, entry: SessionEntry): Promise<void> {
       assertSessionId(sessionId)

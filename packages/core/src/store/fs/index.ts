@@ -182,11 +182,18 @@ export function fsStore(options: FsStoreOptions): StorageAdapter {
     sha256Hex: nodeSha256Hex,
     async put(id: string, data: Uint8Array, meta: BlobMeta): Promise<void> {
       const path = blobPath(dir, id)
-      // A re-put (the compressed form replacing the raw one) keeps the reads made in between.
-      const before = await stat(path).then((s) => s.mtimeMs, () => 0)
-      await writeAtomic(path, blobFileParts(data, meta), join(dir, FOLDERS.blobs))
-      const at = Math.max(before, meta.createdAt) / 1000
-      await utimes(path, at, at).catch(() => undefined)
+      // A re-put (the compressed form replacing the raw one) keeps the reads made in between,
+      // also those made while it writes: the old file stays open, so its access time is read
+      // after the rename (a touch meanwhile went to the old file).
+      const old = await open(path, 'r').catch(() => undefined)
+      try {
+        await writeAtomic(path, blobFileParts(data, meta), join(dir, FOLDERS.blobs))
+        const before = old === undefined ? 0 : await old.stat().then((s) => s.mtimeMs, () => 0)
+        const at = Math.max(before, meta.createdAt) / 1000
+        await utimes(path, at, at).catch(() => undefined)
+      } finally {
+        await old?.close()
+      }
     },
     async get(id: string): Promise<Uint8Array | undefined> {
       const file = await readOrUndefined(blobPath(dir, id))
@@ -255,9 +262,16 @@ export function fsStore(options: FsStoreOptions): StorageAdapter {
       await removeBlob(id)
       return true
     },
-    async touch(id: string, at: number): Promise<void> {
-      const s = at / 1000
-      await utimes(blobPath(dir, id), s, s).catch(() => undefined)
+    async touch(id: string, at: number): Promise<boolean> {
+      const path = blobPath(dir, id)
+      const h = await readHeader(path)
+      if (h === undefined) return false
+      // Strictly later than the time `list` gave (see `StorageAdapter.touch`).
+      const s = Math.max(at, Math.max(h.createdAt ?? 0, h.mtimeMs) + 1) / 1000
+      return utimes(path, s, s).then(
+        () => true,
+        () => false,
+      )
     },
     async putEntry(sessionId: string, entry: SessionEntry): Promise<void> {
       const path = entryPath(dir, sessionId, entry.id)

@@ -155,6 +155,21 @@ export function testStorageAdapter(opts: StorageAdapterTestOptions): void {
       expect(info?.createdAt).toBe(1_000_000)
     })
 
+    it('touch (when supported) always moves lastAccessAt past what a listing gave, whatever the toucher\'s clock, and says whether the blob exists', async () => {
+      if (store.touch === undefined) return
+      const id = hexId(13)
+      await store.put(id, enc('skew'), testMeta(3_000_000))
+      const listed = (await collect(store.list())).find((b) => b.id === id)!
+      // A replica whose clock is behind hands the blob out as a duplicate after the listing.
+      expect([true, undefined]).toContain(await store.touch(id, listed.lastAccessAt - 1_000_000))
+      const after = (await collect(store.list())).find((b) => b.id === id)!
+      expect(after.lastAccessAt).toBeGreaterThan(listed.lastAccessAt)
+      if (store.deleteIfIdle !== undefined) expect(await store.deleteIfIdle(id, listed.lastAccessAt)).toBe(false)
+      expect(await store.has(id)).toBe(true)
+      expect([false, undefined]).toContain(await store.touch(hexId(14), 5_000_000))
+      expect(await store.has(hexId(14))).toBe(false)
+    })
+
     it('a re-put of the same id (the compressed form replacing the raw one) keeps a later touch', async () => {
       if (store.touch === undefined) return
       await store.put(hexId(12), enc('raw form'), testMeta(1_000_000))
