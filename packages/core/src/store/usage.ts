@@ -110,9 +110,13 @@ export function decodeUsageDay(raw: unknown): UsageRow[] | undefined {
  * totals once written: a failed write leaves the totals as they were, so a retry never counts
  * twice.
  */
-export function usageWriter(): { stage(rows: readonly UsageRow[]): { days: Map<string, string>; commit(): void } } {
+export function usageWriter(): { stage(rows: readonly UsageRow[]): { days: Map<string, string>; commit(): void }; restart(day: string): void } {
   const totals: UsageTotals = new Map()
   return {
+    /** Forgets the running totals of `day`: what was written of it is counted elsewhere now (a merge took the file). */
+    restart(day) {
+      totals.delete(day)
+    },
     stage(rows) {
       assertUsageRows(rows)
       const next: UsageTotals = new Map()

@@ -229,6 +229,23 @@ describe('fsStore usage files: a past day of many writers is merged into one, no
     }
   })
 
+  it('a long-lived writer whose file was merged keeps counting: its later flush of that day starts a new file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spillway-usage-late-'))
+    try {
+      const w = fsStore({ dir }) // a sidecar or MCP proxy that recorded on that day and lives on
+      await w.addUsage!([{ day, tool: 'terminal', counts: { seen: 1 } }])
+      for (let i = 0; i < 10; i++) await fsStore({ dir }).addUsage!([{ day, tool: 'terminal', counts: { seen: 1 } }])
+      await fsStore({ dir }).cleanup!() // another process merges the settled day
+      expect(files(dir)).toHaveLength(1)
+      await w.addUsage!([{ day, tool: 'terminal', counts: { seen: 1 } }]) // a late flush (a retried write, a laptop that slept)
+      await w.addUsage!([{ day, tool: 'terminal', counts: { seen: 2 } }])
+      expect((await fsStore({ dir }).readUsage!())[0]?.counts).toEqual({ seen: 14 })
+      expect(files(dir)).toHaveLength(2)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it('a merge that crashed before removing the files it replaced counts them once', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'spillway-usage-crash-'))
     try {

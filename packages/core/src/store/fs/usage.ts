@@ -39,6 +39,9 @@ function readDayFile(bytes: Uint8Array, day: string): { rows: UsageRow[]; merged
 export function fsUsage(dir: string, writeAtomic: WriteAtomic): { addUsage(rows: readonly UsageRow[]): Promise<void>; readUsage(range?: UsageRange): Promise<UsageRow[]>; expire(now: number): Promise<number> } {
   const writer = usageWriter()
   const me = `${process.pid}-${writerId()}`
+  // The file this writer keeps per day. When a merge took it (the file is gone), the writer
+  // starts a new file holding only what it counts from then on: the merged file names the old one.
+  const mine = new Map<string, string>()
   let queue: Promise<void> = Promise.resolve()
   const root = join(dir, FOLDERS.usage)
 
@@ -46,8 +49,19 @@ export function fsUsage(dir: string, writeAtomic: WriteAtomic): { addUsage(rows:
     addUsage(rows) {
       // One write at a time per writer, so an older total never lands after a newer one.
       const run = queue.then(async () => {
+        for (const day of new Set(rows.map((r) => r.day))) {
+          const name = mine.get(day)
+          if (name !== undefined && !(await stat(usagePath(dir, day, name)).then(() => true, () => false))) {
+            writer.restart(day)
+            mine.set(day, `${process.pid}-${writerId()}`)
+          }
+        }
         const staged = writer.stage(rows)
-        for (const [day, json] of staged.days) await writeAtomic(usagePath(dir, day, me), new TextEncoder().encode(json), join(root, day))
+        for (const [day, json] of staged.days) {
+          const name = mine.get(day) ?? me
+          await writeAtomic(usagePath(dir, day, name), new TextEncoder().encode(json), join(root, day))
+          mine.set(day, name)
+        }
         staged.commit()
       })
       queue = run.catch(() => undefined)
