@@ -40,6 +40,8 @@ export interface BlobLayer {
   open(id: string): Promise<Opened>
   /** Forgets what this process knows of `id` (after a delete). */
   forget(id: string): void
+  /** {@link forget} after an eviction or sweep removed `id`: a compression of it under way does not put it back. */
+  removed(id: string): void
   /** Resolves when every background compaction has finished. */
   idle(): Promise<void>
   clear(): void
@@ -92,6 +94,7 @@ export function blobLayer(store: StorageAdapter, opts: BlobLayerOptions): BlobLa
   // version-1 payload inflating to its cap) is judged once, not on every fetch; the time limit
   // lets a copy another process rewrote be read again.
   const damagedSeen = new Map<string, { reason: string; at: number }>()
+  const evicted = new Set<string>() // removed by an eviction or sweep of this process
   /**
    * Marks a stored duplicate as read now; false when it is gone (deleted since it was found), so
    * the caller stores it again rather than hand out an id that leads nowhere. The touch itself
@@ -165,6 +168,7 @@ export function blobLayer(store: StorageAdapter, opts: BlobLayerOptions): BlobLa
         const bytes = await stored(built) // sealed only when it is written (not for a duplicate)
         await store.put(id, bytes, { ...meta, sha256: sha })
         damagedSeen.delete(id)
+        evicted.delete(id)
         remember(id, sha)
         readers.delete(id)
         cache.drop(`${id}:`)
@@ -182,6 +186,13 @@ export function blobLayer(store: StorageAdapter, opts: BlobLayerOptions): BlobLa
               const packed = await stored(await compactBlob(built, codec.deflate))
               if (packed.length >= bytes.length || !(await store.has(id))) return
               await store.put(id, packed, { ...meta, sha256: sha })
+              // Evicted between the check and the put: the put brought it back with nothing
+              // pointing at it (another process's eviction is not seen here; its orphan goes at
+              // the next sweep, least recently used first).
+              if (evicted.has(id)) {
+                await store.delete(id)
+                return
+              }
               readers.delete(id)
               opts.onResize?.(id, packed.length - bytes.length)
             } catch {
@@ -200,6 +211,11 @@ export function blobLayer(store: StorageAdapter, opts: BlobLayerOptions): BlobLa
     digest,
     open,
     forget,
+    removed(id) {
+      forget(id)
+      if (evicted.size >= 10_000) evicted.clear()
+      evicted.add(id)
+    },
     idle: () => queue,
     clear() {
       cache.clear()

@@ -125,7 +125,7 @@ export function createSpillway(options: SpillwayOptions): Spillway {
       if (total <= o.maxStoreBytes) break
       if (b.id === keep) continue
       if (!(await removeListed(store!, b))) continue // used since the listing (a duplicate handed out meanwhile): kept
-      blobs.forget(b.id)
+      blobs.removed(b.id)
       total -= b.bytes
       storeBytes = total
     }
@@ -390,7 +390,7 @@ export function createSpillway(options: SpillwayOptions): Spillway {
     flushStats: () => usage.flush(),
     async sweep() {
       const report = await sweepStore(store, index, { now: clock(), ttlHours: o.ttlHours, tombstoneTtlHours: o.tombstoneTtlHours, maxStoreBytes: o.maxStoreBytes })
-      for (const id of report.removedIds) blobs.forget(id)
+      for (const id of report.removedIds) blobs.removed(id)
       storeBytes = report.bytes
       const { removedIds: _ids, ...rest } = report
       void _ids
