@@ -222,3 +222,42 @@ describe('spillwayMiddleware in a createAgent loop', () => {
     expect(offered[1]).toContain('send_email') // called in the first step: sticky
   })
 })
+
+describe('spillwayMiddleware and tool errors', () => {
+  const flaky = (message: string) =>
+    tool(
+      async () => {
+        throw new Error(message)
+      },
+      { name: 'query_db', description: 'Query the DB', schema: z.object({}) },
+    )
+  const model = () => fakeModel().respondWithTools([{ name: 'query_db', args: {}, id: 't1' }]).respond(new AIMessage('gave up'))
+  const toolMessage = (out: { messages: unknown[] }) => out.messages.find((m) => ToolMessage.isInstance(m)) as ToolMessage | undefined
+
+  it('an error a tool throws reaches the model as LangChain gives it without middleware, not as the end of the run', async () => {
+    const plain = await createAgent({ model: model(), tools: [flaky('connection refused: db.internal:5432')] }).invoke({ messages: [new HumanMessage('query it')] })
+    const spillway = createSpillway({ store: memoryStore() })
+    const agent = createAgent({ model: model(), tools: [flaky('connection refused: db.internal:5432')], middleware: [spillwayMiddleware({ spillway, sessionId: 's' })] })
+    const out = await agent.invoke({ messages: [new HumanMessage('query it')] })
+    expect(toolMessage(out)?.content).toBe(toolMessage(plain)?.content)
+    expect(toolMessage(out)?.content).toBe('Error: connection refused: db.internal:5432\n Please fix your mistakes.')
+    expect(toolMessage(out)?.status).toBe('error')
+    expect(out.messages.at(-1)?.content).toBe('gave up')
+  })
+
+  it('a huge error is trimmed and spilled like any result; toolErrors: "throw" lets it propagate', async () => {
+    const spillway = createSpillway({ store: memoryStore(), maxChars: 2_000 })
+    const trace = Array.from({ length: 3_000 }, (_, i) => `    at frame${i} (/app/src/mod${i}.js:${i}:7)`).join('\n')
+    const agent = createAgent({ model: model(), tools: [flaky(`pool exhausted\n${trace}`)], middleware: [spillwayMiddleware({ spillway, sessionId: 's' })] })
+    const msg = toolMessage(await agent.invoke({ messages: [new HumanMessage('query it')] }))!
+    expect(String(msg.content).length).toBeLessThanOrEqual(2_000)
+    expect(msg.status).toBe('error')
+    // Every line of the error is reachable through fetch_result.
+    const id = /: id ([0-9a-f]{12,}),/.exec(String(msg.content))?.[1]
+    expect(id).toBeDefined()
+    const last = await spillway.fetch({ id: id!, mode: 'range', start: 3_001, count: 1 }, { sessionId: 's' })
+    expect(last.text).toContain('at frame2999 (/app/src/mod2999.js:2999:7)')
+    const throwing = createAgent({ model: model(), tools: [flaky('boom')], middleware: [spillwayMiddleware({ spillway, sessionId: 's', toolErrors: 'throw' })] })
+    await expect(throwing.invoke({ messages: [new HumanMessage('query it')] })).rejects.toThrow('boom')
+  })
+})

@@ -1,4 +1,4 @@
-import { createMiddleware } from 'langchain'
+import { ToolInvocationError, createMiddleware } from 'langchain'
 import { ToolMessage, type BaseMessage } from '@langchain/core/messages'
 import type { HandleResult, SearchMode, Size, Spillway, Telemetry, ToolIndex } from '@spillway/core'
 import { selectTools } from '@spillway/core'
@@ -52,6 +52,17 @@ export interface SpillwayMiddlewareOptions {
    */
   keepRawArtifact?: boolean
   /**
+   * What an error a tool throws becomes. LangChain turns a tool's error into an error
+   * `ToolMessage` for the model only when no `wrapToolCall` middleware is installed; with one, it
+   * ends the run. `'message'` keeps the first behaviour with this middleware installed: the error
+   * becomes the message LangChain gives without middleware (`Error: … Please fix your mistakes.`,
+   * `status: 'error'`), trimmed and spilled like any result. `'throw'` lets it propagate (to an
+   * outer `toolErrorMiddleware`, or to end the run). Interrupts and aborts always propagate. List
+   * `toolRetryMiddleware` after this middleware so it retries before an error becomes a message.
+   * @default 'message'
+   */
+  toolErrors?: 'message' | 'throw'
+  /**
    * Cache-aware compaction of old spilled results in what each model call is sent (core
    * `planCompaction`; see the README). `true` takes the defaults; the window comes from
    * `contextWindow` or the chat model's `profile.maxInputTokens`. The graph state keeps the
@@ -87,6 +98,20 @@ export const DEFAULT_SELECT_OPTIONS = Object.freeze({
   k: 8,
 })
 
+/** LangGraph's control flow (interrupts, `Command` to a parent: `is_bubble_up`) and aborted runs: never turned into a message. */
+function mustPropagate(err: unknown, runtime: unknown): boolean {
+  const e = err as { is_bubble_up?: unknown; name?: unknown } | undefined
+  if (e?.is_bubble_up === true || e?.name === 'GraphInterrupt' || e?.name === 'NodeInterrupt' || e?.name === 'AbortError') return true
+  return (runtime as { signal?: AbortSignal } | undefined)?.signal?.aborted === true
+}
+
+/** The error `ToolMessage` LangChain's ToolNode gives the model when no middleware wraps tool calls (its `defaultHandleToolErrors`). */
+function toolErrorMessage(err: unknown, call: { id?: string | undefined; name: string }): ToolMessage {
+  // A ToolInvocationError (arguments that fail the tool's schema) carries its own message for the model.
+  const content = ToolInvocationError.isInstance(err) ? err.message : `${String(err)}\n Please fix your mistakes.`
+  return new ToolMessage({ content, tool_call_id: call.id ?? '', name: call.name, status: 'error' })
+}
+
 /**
  * LangChain agent middleware: every tool result is trimmed, and spilled with a handle when it
  * does not fit (the ToolMessage content becomes the excerpt; `artifact` gets the handle id and
@@ -118,7 +143,13 @@ export function spillwayMiddleware(options: SpillwayMiddlewareOptions) {
     name: 'SpillwayMiddleware',
     tools: [fetchResultTool(spillway, sessionOf)],
     wrapToolCall: async (request, handler) => {
-      const message = await handler(request)
+      let message: Awaited<ReturnType<typeof handler>>
+      try {
+        message = await handler(request)
+      } catch (err) {
+        if (options.toolErrors === 'throw' || mustPropagate(err, request.runtime)) throw err
+        message = toolErrorMessage(err, request.toolCall)
+      }
       if (!ToolMessage.isInstance(message)) return message
       // The message names the tool that ran (the real one behind a bridge `tool_call`).
       const name = message.name ?? request.toolCall.name
