@@ -200,6 +200,35 @@ export function agentLoopSuite(label: string, major: 6 | 7): void {
       expect(excerpt.length).toBeLessThanOrEqual(MAX_CHARS)
       expect(steps[0]!.toolResults[0]!.output).toBe(log)
     })
+
+    it('trims the content parts MCP tools give (@ai-sdk/mcp: { type: "content", value: [text parts] }), keeping an image part', async () => {
+      const { spillway, log } = setup()
+      const image = { type: 'image-data', data: 'iVBORw0KGgo=', mediaType: 'image/png' } as const
+      // What @ai-sdk/mcp's tools return: the MCP content blocks as content parts.
+      const mcp_read = tool({
+        description: 'Read a file through an MCP server',
+        inputSchema: noArgs,
+        execute: async () => ({ content: [{ type: 'text', text: log.slice(0, 150_000) }, { type: 'text', text: log.slice(150_000) }] }),
+        toModelOutput: ({ output }) => ({ type: 'content', value: [...(output as { content: Array<{ type: 'text'; text: string }> }).content, image] }),
+      })
+      const { model, calls } = scriptedModel([() => [callTool('c1', 'mcp_read', {})], () => say('done')])
+      await generateText({ model, tools: spillTools({ mcp_read }, { spillway, sessionId: 's1' }), prompt: 'read it', stopWhen: stepCountIs(3) })
+      const seen = toolResultsIn(calls[1]!)[0]!
+      expect(seen.output.type).toBe('content')
+      const parts = seen.output.value as Array<{ type: string; text?: string }>
+      // The image part stays (ai 7 sends it on as 'file-data').
+      expect(parts).toHaveLength(2)
+      expect(parts[0]!.type).toBe('text')
+      expect(parts[1]).toMatchObject({ data: image.data, mediaType: image.mediaType })
+      expect(parts[0]!.text!.length).toBeLessThanOrEqual(MAX_CHARS)
+      const id = /\bid ([0-9a-f]{12})\b/.exec(parts[0]!.text!)?.[1]
+      expect(id).toBeDefined()
+      // The text parts, joined by a newline, are what was stored: the buried line is there.
+      const grep = await spillway.fetch({ id: id!, mode: 'grep', pattern: 'pkg-quokka' }, { sessionId: 's1' })
+      expect(grep.text).toContain(NEEDLE)
+      const stat = (await spillway.fetch({ id: id!, mode: 'stat' }, { sessionId: 's1' })).text
+      expect(stat).toContain(`chars: ${log.length + 1}\n`)
+    })
   })
 
   describe(`spillwayPrepareStep (${label})`, () => {

@@ -95,10 +95,16 @@ function withSpill(name: string, tool: Tool, handle: Handle, sessionId: string):
   const modelOutput = async (options: { toolCallId: string; input: unknown; output: unknown }, focus?: string): Promise<ModelOutput> => {
     const base: ModelOutput = own ? await own(options as Parameters<typeof own>[0]) : defaultModelOutput(options.output)
     try {
-      const text = base.type === 'text' ? base.value : base.type === 'json' ? JSON.stringify(base.value) : undefined
+      // Content parts (what @ai-sdk/mcp's tools give): the text parts, joined, are the result;
+      // the other parts (images, files) stay, after the text.
+      const parts = base.type === 'content' && Array.isArray(base.value) ? base.value : undefined
+      const texts = parts?.filter((p): p is { type: 'text'; text: string } => p.type === 'text' && typeof (p as { text?: unknown }).text === 'string')
+      const text = base.type === 'text' ? base.value : base.type === 'json' ? JSON.stringify(base.value) : texts !== undefined && texts.length > 0 ? texts.map((p) => p.text).join('\n') : undefined
       if (text === undefined) return base
       const handled = await handle({ tool: name, args: options.input, result: text, sessionId, toolCallId: options.toolCallId, ...(focus ? { focus } : {}) })
-      return handled.changed ? { type: 'text', value: handled.content } : base
+      if (!handled.changed) return base
+      if (parts === undefined) return { type: 'text', value: handled.content }
+      return { type: 'content', value: [{ type: 'text', text: handled.content }, ...parts.filter((p) => !texts!.includes(p as { type: 'text'; text: string }))] } as ModelOutput
     } catch {
       // Fail open: an unreachable store must not break the agent loop; the model gets the original.
       return base
