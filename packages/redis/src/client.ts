@@ -46,6 +46,23 @@ export interface ClientHandle {
   close(): Promise<void>
 }
 
+/**
+ * Refuses, in words and without the password, a URL the client would reject only at the first
+ * command (or with a bare `TypeError`): another scheme, or a database that is not a number.
+ */
+export function assertRedisUrl(url: string): void {
+  let u: URL
+  try {
+    u = new URL(url)
+  } catch {
+    throw new SpillwayError('invalid_argument', 'redis store: the URL is not valid; use redis://[user:password@]host[:port][/db] (rediss:// for TLS)')
+  }
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new SpillwayError('invalid_argument', `redis store: the URL must start with redis:// or rediss://, not ${u.protocol}//`)
+  if (u.pathname !== '' && u.pathname !== '/' && !/^\/\d{1,5}$/.test(u.pathname)) {
+    throw new SpillwayError('invalid_argument', `redis store: the database in the URL must be a number (redis://${u.host}/0), not "${u.pathname.slice(1, 40)}"`)
+  }
+}
+
 /** Where the store points, for messages (never the password). */
 function describe(url: string | undefined): string {
   if (url === undefined) return 'redis'
@@ -63,6 +80,7 @@ function describe(url: string | undefined): string {
  * reconnect) instead of queueing without bound; it reconnects in the background.
  */
 export function clientHandle(src: ClientSource): ClientHandle {
+  if (src.client === undefined && src.url !== undefined) assertRedisUrl(src.url)
   const where = describe(src.url)
   let own: RedisClient | undefined
   let conn: Connection | undefined

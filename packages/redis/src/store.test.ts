@@ -104,6 +104,20 @@ describe('redisStore keys and expiry', () => {
     for (const prefix of ['a*', 'a{b}', '', 'a b', 'x?']) expect(() => redisStore({ client: shared, prefix })).toThrow(/prefix/)
   })
 
+  it('refuses a URL with another scheme or a database that is not a number, in words and without the password', () => {
+    expect(() => redisStore({ url: 'redis://:s3cret@127.0.0.1:1/abc' })).toThrow('redis store: the database in the URL must be a number (redis://127.0.0.1:1/0), not "abc"')
+    expect(() => redisStore({ url: 'http://127.0.0.1:6379/0' })).toThrow(/must start with redis:\/\/ or rediss:\/\//)
+    expect(() => redisStore({ url: 'redis://:s3cret@[bad' })).toThrow(/URL is not valid/)
+    for (const url of ['redis://:s3cret@127.0.0.1:1/abc', 'redis://:s3cret@[bad']) {
+      try {
+        redisStore({ url })
+      } catch (e) {
+        expect(String((e as Error).message)).not.toContain('s3cret')
+      }
+    }
+    expect(() => redisStore({ url: 'redis://127.0.0.1:1/3' })).not.toThrow()
+  })
+
   it('tombstones expire by themselves, live entries do not', async () => {
     const s = redisStore({ client: shared, prefix: 'tomb', tombstoneTtlSeconds: 0.2 })
     const e = { id: 'bbbbbbbbbbbb', tool: 't', kind: 'log' as const, chars: 1, lines: 1, createdAt: 1 }
