@@ -1,9 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { afterAll, describe, expect, it } from 'vitest'
 import { EXIT, VERSION, defaultStoreDir, runCli } from '../src/index.js'
+import { MAX_INPUT_BYTES } from '../src/input.js'
 import { memoryIO, pipeIO } from './io.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'spillway-cli-'))
@@ -118,6 +119,26 @@ describe('spillway trim', () => {
     const c = memoryIO()
     expect(await runCli(['trim', join(dir, 'missing.log')], c.io)).toBe(EXIT.failure)
     expect(c.stderr.text()).toContain('no such file')
+  })
+
+  it('refuses an input past the longest text the engine holds, in words, without reading it (file) or buffering past the bound (stdin)', async () => {
+    const file = join(dir, 'huge.log')
+    writeFileSync(file, '')
+    truncateSync(file, 600 * 1024 * 1024) // sparse: no disk used
+    const a = memoryIO()
+    expect(await runCli(['trim', file], a.io)).toBe(EXIT.failure)
+    expect(a.stderr.text()).toContain(`huge.log is ${600 * 1024 * 1024} bytes; spillway reads results up to ${MAX_INPUT_BYTES} bytes`)
+    rmSync(file)
+    // stdin: the same 64 MiB chunk ten times (no memory held but references); stops at the bound.
+    const chunk = Buffer.alloc(64 * 1024 * 1024, 0x61)
+    let served = 0
+    const stdin = Readable.from((function* () {
+      for (; served < 10; served++) yield chunk
+    })())
+    const b = memoryIO()
+    expect(await runCli(['trim', '-'], { ...b.io, stdin })).toBe(EXIT.failure)
+    expect(b.stderr.text()).toContain(`the input on stdin is more than ${MAX_INPUT_BYTES} bytes`)
+    expect(served).toBeLessThan(10)
   })
 
   it('prints a placeholder with type and size for binary input, never the raw bytes', async () => {
