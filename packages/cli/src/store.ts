@@ -28,16 +28,34 @@ export function storeSpec(flags: StoreFlags, env: Record<string, string | undefi
   return flags.store || env['SPILLWAY_STORE'] || flags.dir || defaultStoreDir(env)
 }
 
-/** `spec` for messages: a URL without its password. */
-export function describeStore(spec: string): string {
-  if (!OTHER_URL.test(spec)) return spec
+/**
+ * `spec` as a URL, or `undefined` when it does not parse or parses with an `@` outside the
+ * credentials: an unencoded `/`, `?` or `#` in a password moves the rest of it into the host,
+ * port, path or query, where a message would show it.
+ */
+function parseStoreUrl(spec: string): URL | undefined {
   try {
     const u = new URL(spec)
-    if (u.password !== '') u.password = '***'
-    return u.toString()
+    return `${u.host}${u.pathname}${u.search}${u.hash}`.includes('@') ? undefined : u
   } catch {
-    return spec.replace(/\/\/[^@/]*@/, '//***@')
+    return undefined
   }
+}
+
+/**
+ * `spec` for messages, never with a secret in it: a folder as it is; a URL with its password and
+ * query values (other than `prefix`) masked; only its scheme (`redis://…`) when it does not parse
+ * cleanly (see {@link parseStoreUrl}).
+ */
+export function describeStore(spec: string): string {
+  const scheme = OTHER_URL.exec(spec)?.[0]
+  if (scheme === undefined) return spec
+  const u = parseStoreUrl(spec)
+  if (u === undefined) return `${scheme}…`
+  if (u.password !== '') u.password = '***'
+  for (const key of [...u.searchParams.keys()]) if (key !== 'prefix') u.searchParams.set(key, '***')
+  u.hash = ''
+  return u.toString()
 }
 
 /**
@@ -57,11 +75,9 @@ export function describeStore(spec: string): string {
 export async function openStore(spec: string | StoreFlags | undefined, env: Record<string, string | undefined>): Promise<StorageAdapter> {
   const s = storeSpec(typeof spec === 'object' ? spec : { store: spec }, env)
   if (isRedisUrl(s)) {
-    let url: URL
-    try {
-      url = new URL(s)
-    } catch {
-      throw new Error(`invalid store URL ${describeStore(s)}: expected redis://host:port/db or rediss://...`)
+    const url = parseStoreUrl(s)
+    if (url === undefined) {
+      throw new Error(`invalid store URL ${describeStore(s)} (the rest of it is not shown, it may hold a password): expected redis://[user:password@]host:port/db or rediss://..., with a "/", "?", "#" or "@" in the password percent-encoded`)
     }
     const prefix = url.searchParams.get('prefix') ?? undefined
     url.search = ''

@@ -89,6 +89,23 @@ describe('store spec', () => {
     expect(describeStore('redis://user:secret@host:6379/0')).not.toContain('secret')
   })
 
+  it('never prints a password, even from a URL that does not parse (review 2, finding 9)', async () => {
+    // An unencoded "/" in the password: the URL does not parse, or parses with the rest of the
+    // password in the host, port or path. Only the scheme may be shown then.
+    for (const url of ['redis://:s3cr/et@127.0.0.1:6379/0', 'redis://u:12/s3cret@127.0.0.1:6379/0', 'rediss://:s3c#ret@h:1/0', 'redis://:s3cr?et@h/0']) {
+      expect(describeStore(url)).toBe(url.startsWith('rediss') ? 'rediss://…' : 'redis://…')
+      const err = await openStore(url, {}).then(() => undefined, (e: Error) => e)
+      expect(err?.message).toMatch(/^invalid store URL rediss?:\/\/… .*percent-encoded/)
+      expect(err?.message).not.toMatch(/s3c|et@/)
+    }
+    expect(describeStore('redis://:p@ss@h:1/0?prefix=x&password=s3cret')).toBe('redis://:***@h:1/0?prefix=x&password=***')
+    // the sidecar (as the Hermes plugin starts it, $SPILLWAY_STORE inherited) says the same on stderr
+    const child = await runChild(['sidecar', '--dir', '/nonexistent/never-used'], { SPILLWAY_STORE: 'redis://:s3cr/et@127.0.0.1:1/0' })
+    expect(child.code).not.toBe(0)
+    expect(child.stderr).toContain('invalid store URL redis://…')
+    expect(child.stderr).not.toContain('s3cr')
+  }, 30_000)
+
   it('refuses --store together with --dir (exit 2)', async () => {
     const { io, stderr } = memoryIO('')
     expect(await runCli(['stats', '--store', 'redis://127.0.0.1:1', '--dir', '/tmp'], io)).toBe(2)

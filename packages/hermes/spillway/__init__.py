@@ -76,7 +76,8 @@ def register(ctx: Any) -> SpillwayPlugin:
         )
     rtk = shutil.which("rtk") if settings.rtk else None
     if rtk:
-        ctx.register_hook("pre_tool_call", make_rtk_hook(rtk, settings.rtk_timeout_s))
+        # registered after the observer, so the call it rewrites is already recorded
+        ctx.register_hook("pre_tool_call", make_rtk_hook(rtk, settings.rtk_timeout_s, plugin.note_rewrite))
     if hasattr(ctx, "on_unload"):
         ctx.on_unload(plugin.shutdown)
     atexit.register(plugin.shutdown)  # idempotent; also covers Hermes versions without on_unload

@@ -15,7 +15,8 @@ from .settings import CHARS_PER_TOKEN, Settings
 from .sessions import TaskSessions, _safe_key, session_of
 from .terminal import TerminalCalls
 
-__all__ = ["FETCH_RESULT_SCHEMA", "FETCH_TOOL", "TERMINAL_TOOL", "SpillwayPlugin", "TaskSessions", "session_of"]
+__all__ = ["FETCH_RESULT_SCHEMA", "FETCH_TOOL", "FETCH_UNAVAILABLE", "TERMINAL_TOOL", "SpillwayPlugin", "TaskSessions",
+           "session_of"]
 
 #: Hermes' terminal tool, whose output the ``transform_terminal_output`` hook sees before the cap.
 TERMINAL_TOOL = "terminal"
@@ -57,6 +58,11 @@ FETCH_RESULT_SCHEMA: Dict[str, Any] = {
 }
 
 
+#: What ``fetch_result`` answers when the sidecar cannot: a fixed sentence, because the reason
+#: (in the log and ``/spillway``) may quote the sidecar's stderr, which is no business of the model.
+FETCH_UNAVAILABLE = ("spillway cannot read stored results right now (its sidecar is unavailable); "
+                     "re-run the original tool to see its output.")
+
 #: What ``/spillway`` answers to arguments it does not know.
 USAGE = "usage: /spillway [status] [DAYS] | /spillway sweep"
 
@@ -93,24 +99,42 @@ class SpillwayPlugin:
         self.chars_before = 0
         self.chars_after = 0
         self._counts = threading.Lock()
-        #: task id -> session id, filled by :meth:`pre_tool_call`, read by :meth:`fetch_result`.
+        #: task id -> session id of ``fetch_result`` calls, filled by :meth:`pre_tool_call`, read
+        #: by :meth:`fetch_result`.
         self.task_sessions = TaskSessions()
+        #: task id -> session id of every tool call the model made (``execute_code`` included):
+        #: the session of a call Hermes announces without one (a tool an ``execute_code`` script
+        #: calls), when its task was only ever seen with that session.
+        self.run_sessions = TaskSessions()
         #: pending ``terminal`` calls, filled by :meth:`pre_tool_call`, claimed by
         #: :meth:`transform_terminal_output`.
         self.terminal_calls = TerminalCalls()
 
     # -- pre_tool_call --------------------------------------------------------------------
     def pre_tool_call(self, tool_name: str = "", args: Any = None, **kwargs: Any) -> None:
-        """Observe-only: remember which session ``fetch_result``'s task belongs to, and which
-        session and call a ``terminal`` command belongs to (see :mod:`spillway.terminal`)."""
+        """Observe-only: remember which session each task belongs to, and which session and call
+        a ``terminal`` command belongs to (see :mod:`spillway.terminal`). A call without a
+        session (one an ``execute_code`` script made) gets its task's session when the task was
+        only ever seen with one; else it is recorded as a call of an unknown session."""
         try:
+            task, own = kwargs.get("task_id"), kwargs.get("session_id")
+            self.run_sessions.remember(task, own)
             if tool_name == FETCH_TOOL:
-                self.task_sessions.remember(kwargs.get("task_id"), kwargs.get("session_id"))
+                self.task_sessions.remember(task, own)
             elif tool_name == TERMINAL_TOOL and self.settings.terminal_hook and isinstance(args, dict):
-                self.terminal_calls.remember(kwargs.get("tool_call_id"), kwargs.get("session_id"), args.get("command"))
+                session = own if isinstance(own, str) and own else self.run_sessions.only_session(task)
+                self.terminal_calls.remember(kwargs.get("tool_call_id"), session, args.get("command"), task)
         except Exception as err:  # noqa: BLE001 - an observer never disturbs the call
             log.debug("spillway: pre_tool_call failed (%s)", err)
         return None
+
+    def note_rewrite(self, command: str, rewritten: str, hook_kwargs: Dict[str, Any]) -> None:
+        """The rtk hook rewrote a pending ``terminal`` call's command: the terminal hook may see
+        either (Hermes' agent loop runs the rewrite, other paths the original)."""
+        try:
+            self.terminal_calls.add_command(hook_kwargs.get("tool_call_id"), hook_kwargs.get("task_id"), command, rewritten)
+        except Exception as err:  # noqa: BLE001
+            log.debug("spillway: recording a rewrite failed (%s)", err)
 
     # -- transform_terminal_output --------------------------------------------------------
     def transform_terminal_output(self, command: Any = "", output: Any = None, **kwargs: Any) -> Optional[str]:
@@ -146,7 +170,8 @@ class SpillwayPlugin:
         try:
             if tool_name == TERMINAL_TOOL:
                 spilled = self.terminal_calls.holds_excerpt(result, kwargs.get("tool_call_id")) if isinstance(result, str) else False
-                self.terminal_calls.finish(kwargs.get("tool_call_id"))
+                self.terminal_calls.finish(kwargs.get("tool_call_id"), kwargs.get("task_id"),
+                                           args.get("command") if isinstance(args, dict) else None)
                 if spilled:
                     return None  # transform_terminal_output already spilled this output: never twice
             if not isinstance(result, str) or tool_name == FETCH_TOOL or tool_name in self.settings.skip_tools:
@@ -154,8 +179,9 @@ class SpillwayPlugin:
             if len(result) <= self.settings.max_chars:
                 return None  # under budget: core would keep it byte-identical, so skip the round trip
             call_id = kwargs.get("tool_call_id")
+            # A tool an execute_code script called comes without session_id: its task's session.
             content, _ = self._handle(tool_name or "unknown", args if isinstance(args, dict) else None, result,
-                                      session_of(kwargs), call_id if isinstance(call_id, str) and call_id else None)
+                                      self.run_sessions.scope_for(kwargs), call_id if isinstance(call_id, str) and call_id else None)
             return content
         except Exception as err:  # noqa: BLE001 - nothing may escape into the agent loop
             self._fail_open(err)
@@ -183,8 +209,11 @@ class SpillwayPlugin:
 
     def _fail_open(self, err: BaseException) -> None:
         self.failed_open += 1
+        self._warn("spillway: kept the original tool result (%s)", err)
+
+    def _warn(self, message: str, err: BaseException) -> None:
         # One warning per run is enough to notice; the rest go to debug.
-        (log.debug if self._warned else log.warning)("spillway: kept the original tool result (%s)", err)
+        (log.debug if self._warned else log.warning)(message, err)
         self._warned = True
 
     # -- fetch_result ---------------------------------------------------------------------
@@ -197,9 +226,10 @@ class SpillwayPlugin:
             text = reply.get("text") if isinstance(reply, dict) else None
             if isinstance(text, str):
                 return text
-            return json.dumps({"error": "spillway returned no text; re-run the original tool."})
-        except Exception as err:  # noqa: BLE001
-            return json.dumps({"error": f"spillway is unavailable ({err}); re-run the original tool to see its output."})
+            raise SidecarError(f"no text in the sidecar's reply: {str(reply)[:200]}")
+        except Exception as err:  # noqa: BLE001 - the model gets a sentence, the log gets the reason
+            self._warn("spillway: fetch_result failed (%s)", err)
+            return json.dumps({"error": FETCH_UNAVAILABLE})
 
     # -- /spillway ------------------------------------------------------------------------
     def command(self, raw_args: str = "", **_: Any) -> str:

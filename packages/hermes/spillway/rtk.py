@@ -11,10 +11,15 @@ from typing import Any, Callable, Dict, Optional
 REWRITE_EXIT_CODES = frozenset({0, 3})
 
 
-def make_rtk_hook(rtk_path: str, timeout_s: float) -> Callable[..., Optional[Dict[str, Any]]]:
-    """A ``pre_tool_call`` callback for the ``terminal`` tool, using the ``rtk`` at ``rtk_path``."""
+#: Told ``(command, rewritten, hook kwargs)`` for each rewrite the hook returns.
+OnRewrite = Callable[[str, str, Dict[str, Any]], None]
 
-    def pre_tool_call(tool_name: str = "", args: Any = None, **_: Any) -> Optional[Dict[str, Any]]:
+
+def make_rtk_hook(rtk_path: str, timeout_s: float, on_rewrite: Optional[OnRewrite] = None) -> Callable[..., Optional[Dict[str, Any]]]:
+    """A ``pre_tool_call`` callback for the ``terminal`` tool, using the ``rtk`` at ``rtk_path``.
+    ``on_rewrite`` hears of each rewrite (the terminal hook must recognise the new command)."""
+
+    def pre_tool_call(tool_name: str = "", args: Any = None, **kwargs: Any) -> Optional[Dict[str, Any]]:
         if tool_name != "terminal" or not isinstance(args, dict):
             return None
         command = args.get("command")
@@ -30,6 +35,11 @@ def make_rtk_hook(rtk_path: str, timeout_s: float) -> Callable[..., Optional[Dic
         rewritten = done.stdout.strip()
         if done.returncode not in REWRITE_EXIT_CODES or not rewritten or rewritten == command.strip():
             return None
+        if on_rewrite is not None:
+            try:
+                on_rewrite(command, rewritten, kwargs)
+            except Exception:  # noqa: BLE001 - bookkeeping never stops the rewrite
+                pass
         # Hermes shallow-merges "args" over the tool's arguments before it runs.
         return {"action": "modify", "args": {"command": rewritten}}
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import collections
 import hashlib
 import threading
-from typing import Any, Dict
+from typing import Any, Dict, Optional, Tuple
 
 
 #: Task ids remembered by :class:`TaskSessions` (most recent first out); a few per live agent
@@ -37,13 +37,16 @@ class TaskSessions:
 
     ``transform_tool_result`` receives ``session_id`` and ``task_id``, but Hermes runs a tool as
     ``registry.dispatch(name, args, task_id=..., user_task=...)`` -> ``handler(args, **kwargs)``,
-    and some Hermes versions pass no ``session_id`` there. ``pre_tool_call`` fires before every
-    tool (``fetch_result`` included) with both ids, so the handler can find the session the
-    hook stored under. Bounded and lock-protected: hooks run on several threads."""
+    and some Hermes versions pass no ``session_id`` there; a tool that an ``execute_code`` script
+    calls gets no session at all (tools/code_execution_rpc.py, ``_default_dispatch``:
+    ``handle_function_call(name, args, task_id=task_id)``). ``pre_tool_call`` fires before every
+    tool with both ids when the model called it (``execute_code`` included), so the task's
+    session can be looked up. Bounded and lock-protected: hooks run on several threads."""
 
     def __init__(self, limit: int = MAX_TRACKED_TASKS) -> None:
         self._limit = limit
-        self._map: "collections.OrderedDict[str, str]" = collections.OrderedDict()
+        #: task id -> (latest session, whether the task was ever seen with another session)
+        self._map: "collections.OrderedDict[str, Tuple[str, bool]]" = collections.OrderedDict()
         self._lock = threading.Lock()
 
     def remember(self, task_id: Any, session_id: Any) -> None:
@@ -51,14 +54,17 @@ class TaskSessions:
         if not (isinstance(task_id, str) and task_id and isinstance(session_id, str) and session_id):
             return
         with self._lock:
-            self._map[task_id] = session_id
+            known = self._map.get(task_id)
+            shared = known is not None and (known[1] or known[0] != session_id)
+            self._map[task_id] = (session_id, shared)
             self._map.move_to_end(task_id)
             while len(self._map) > self._limit:
                 self._map.popitem(last=False)
 
     def session_for(self, kwargs: Dict[str, Any]) -> str:
         """The blob scope for a tool handler's ``kwargs``: its own ``session_id`` when Hermes
-        passes one, else the session recorded for its ``task_id``, else :func:`session_of`."""
+        passes one, else the session recorded last for its ``task_id`` (the ``pre_tool_call``
+        of this very call), else :func:`session_of`."""
         own = kwargs.get("session_id")
         if isinstance(own, str) and own:
             return _safe_key(own)
@@ -67,8 +73,26 @@ class TaskSessions:
             with self._lock:
                 known = self._map.get(task)
             if known is not None:
-                return _safe_key(known)
+                return _safe_key(known[0])
         return session_of(kwargs)
+
+    def only_session(self, task_id: Any) -> Optional[str]:
+        """The one session ``task_id`` was ever seen with, or ``None`` when it is unknown or was
+        seen with two sessions (then nobody can tell whose call an id-less one is)."""
+        if not (isinstance(task_id, str) and task_id):
+            return None
+        with self._lock:
+            known = self._map.get(task_id)
+        return known[0] if known is not None and not known[1] else None
+
+    def scope_for(self, kwargs: Dict[str, Any]) -> str:
+        """The blob scope for a result hook's ``kwargs``: its ``session_id``, else the one session
+        of its ``task_id`` (:meth:`only_session`), else :func:`session_of` (the task id itself)."""
+        own = kwargs.get("session_id")
+        if isinstance(own, str) and own:
+            return _safe_key(own)
+        session = self.only_session(kwargs.get("task_id"))
+        return _safe_key(session) if session is not None else session_of(kwargs)
 
     def __len__(self) -> int:
         with self._lock:

@@ -4,7 +4,8 @@ with the same method names, signatures and order, so the plugin is tested the wa
 drives it. Read from NousResearch/hermes-agent: hermes_cli/plugins.py @ 00067189,
 hermes_cli/plugins_dispatch.py @ 006a5aeb, model_tools.py @ 00511331,
 tools/terminal_tool.py @ 01224e79, tools/environments/base_output.py @ 0294b433,
-tools/tool_output_limits.py @ 17206cf2 (the store held each file at its own commit)."""
+tools/tool_output_limits.py @ 17206cf2, agent/tool_executor.py @ 0019b9b9,
+tools/code_execution_rpc.py @ 03f0bff0 (the store held each file at its own commit)."""
 
 from __future__ import annotations
 
@@ -173,10 +174,15 @@ class StandInContext:
 
     def run_terminal(self, command: str, full_output: str, returncode: int = 0, *, session_id: str = "s1",
                      task_id: str = "t1", tool_call_id: str = "tc1", max_bytes: int = DEFAULT_MAX_BYTES,
-                     capture_bounded: bool = False, before_result: Optional[Callable[[], None]] = None) -> Any:
+                     capture_bounded: bool = False, before_result: Optional[Callable[[], None]] = None,
+                     apply_modify: bool = True, ran: Optional[List[str]] = None) -> Any:
         """One foreground ``terminal`` call in Hermes' order:
 
         1. ``pre_tool_call`` (model_tools.handle_function_call / agent.tool_executor) with both ids;
+           the agent loop then runs the tool with the ``modify`` directives merged in
+           (agent/tool_executor.py @ 0019b9b9, ``_pre_tool_block``: ``ref.args if modified_args is
+           None else modified_args``; ``_dispatch_authorized_once``: ``execute(ref.args)``), so
+           with ``apply_modify`` the terminal runs (and the hooks see) the rewritten command;
         2. the terminal tool (tools/terminal_tool.py, ``terminal_tool``): the process output,
            already a ``max_bytes`` head/tail window when ``capture_bounded`` (newer Hermes,
            ``env.execute(..., bounded_capture=True)``); then ``transform_terminal_output`` with
@@ -184,12 +190,15 @@ class StandInContext:
            (``_resolve_container_task_id``: ``"default"``) and ``env_type``, first string wins;
            then the ``tool_output.max_bytes`` 40/60 cut; ANSI strip; ``output.strip()``; the
            ``{"output", "exit_code", "error"}`` JSON;
-        3. ``transform_tool_result`` on that JSON (first string wins).
-        ``before_result`` runs between 2 and 3 (to interleave concurrent calls)."""
-        args = {"command": command}
-        self.invoke_hook("pre_tool_call", tool_name="terminal", args=dict(args), task_id=task_id,
-                         session_id=session_id, tool_call_id=tool_call_id, turn_id="turn1",
-                         api_request_id="req1", middleware_trace=[])
+        3. ``transform_tool_result`` on that JSON (first string wins), with the args the tool ran with.
+        ``before_result`` runs between 2 and 3 (to interleave concurrent calls); ``ran`` collects
+        the command the terminal ran."""
+        merged = self.pre_tool_call("terminal", {"command": command}, session_id=session_id, task_id=task_id,
+                                    tool_call_id=tool_call_id)
+        args = merged if apply_modify else {"command": command}
+        command = args["command"]
+        if ran is not None:
+            ran.append(command)
         output = bounded_capture(full_output, max_bytes) if capture_bounded else full_output
         for out in self.invoke_hook("transform_terminal_output", command=command, output=output,
                                     returncode=returncode, task_id="default", env_type="local"):
@@ -200,8 +209,29 @@ class StandInContext:
         result = json.dumps({"output": output, "exit_code": returncode, "error": None}, ensure_ascii=False)
         if before_result is not None:
             before_result()
-        return self.tool_result("terminal", result, args, session_id=session_id, task_id=task_id,
+        return self.tool_result("terminal", result, dict(args), session_id=session_id, task_id=task_id,
                                 tool_call_id=tool_call_id)
+
+    # -- execute_code's sandbox -------------------------------------------------------------
+    # A script run by execute_code calls tools over RPC; Hermes dispatches each one as
+    # ``handle_function_call(tool_name, tool_args, task_id=task_id)`` (tools/code_execution_rpc.py
+    # @ 03f0bff0, ``_default_dispatch``): no session id, no tool call id. handle_function_call
+    # (model_tools.py @ 00511331) then fires ``pre_tool_call`` through ``resolve_pre_tool_block``,
+    # which keeps only the block message (``_dispatch_pre_tool_call_hooks(...)[0]``, hermes_cli/
+    # plugins.py @ 00067189): ``modify`` directives are not applied on this path; and it passes
+    # ``session_id or ""`` / ``tool_call_id or ""`` to both hooks.
+
+    def sandbox_terminal(self, command: str, full_output: str, returncode: int = 0, *, task_id: str,
+                         **kwargs: Any) -> Any:
+        """``terminal`` called from an execute_code script of the agent run ``task_id``."""
+        return self.run_terminal(command, full_output, returncode, session_id="", task_id=task_id,
+                                 tool_call_id="", apply_modify=False, **kwargs)
+
+    def sandbox_tool(self, name: str, args: dict, result: Any, *, task_id: str) -> Any:
+        """Any other tool called from an execute_code script: ``pre_tool_call``, the tool (whose
+        return value is ``result``), then ``transform_tool_result``, all without session or call id."""
+        self.pre_tool_call(name, args, session_id="", task_id=task_id, tool_call_id="")
+        return self.tool_result(name, result, args, session_id="", task_id=task_id, tool_call_id="")
 
     def dispatch_tool(self, name: str, args: dict, *, session_id: str = "s1", task_id: str = "t1") -> str:
         """Like the agent loop running one tool: ``pre_tool_call`` (both ids, ``modify``
@@ -210,11 +240,14 @@ class StandInContext:
         args = self.pre_tool_call(name, args, session_id=session_id, task_id=task_id)
         return self.tools[name]["handler"](args, task_id=task_id, user_task=None)
 
-    def pre_tool_call(self, tool_name: str, args: dict, *, session_id: str = "s1", task_id: str = "t1") -> dict:
-        """The arguments the tool runs with: ``modify`` directives shallow-merged in order."""
+    def pre_tool_call(self, tool_name: str, args: dict, *, session_id: str = "s1", task_id: str = "t1",
+                      tool_call_id: str = "tc1") -> dict:
+        """The arguments the tool runs with: ``modify`` directives shallow-merged in order, each
+        hook seeing the original args (hermes_cli/plugins.py @ 00067189,
+        ``_get_pre_tool_call_directive_details``)."""
         merged = dict(args)
         for out in self.invoke_hook("pre_tool_call", tool_name=tool_name, args=dict(args), task_id=task_id,
-                                    session_id=session_id, tool_call_id="tc1", turn_id="turn1",
+                                    session_id=session_id, tool_call_id=tool_call_id, turn_id="turn1",
                                     api_request_id="req1", middleware_trace=[]):
             if isinstance(out, dict) and out.get("action") == "modify" and isinstance(out.get("args"), dict):
                 merged.update(out["args"])

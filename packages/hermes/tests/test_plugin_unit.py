@@ -127,9 +127,9 @@ def test_terminal_calls_claim_only_an_unambiguous_pending_call():
     for i in range(5):
         calls.remember(f"x{i}", "s", f"cmd{i}")
     assert len(calls) == 3  # bounded, oldest dropped
-    calls.remember("", "s", "cmd")
-    calls.remember("c9", None, "cmd")
-    assert len(calls) == 3
+    calls.remember("c9", "s", "")
+    calls.remember("c9", "s", None)
+    assert [c.tool_call_id for c in (calls.claim("cmd2"), calls.claim("cmd3"), calls.claim("cmd4"))] == ["x2", "x3", "x4"]
 
 
 def test_terminal_calls_expire():
@@ -158,3 +158,150 @@ def test_terminal_hook_uses_the_claimed_session_and_call_and_fails_open():
     failing = plugin(SidecarError("boom"))
     failing.pre_tool_call(tool_name="terminal", args={"command": "make"}, session_id="s1", tool_call_id="c1")
     assert failing.transform_terminal_output(command="make", output="y" * 5000) is None and failing.failed_open == 1
+
+
+def test_terminal_calls_without_ids_block_claims_and_finish_by_task_and_command():
+    """Review 2, finding 1: a call Hermes announced without ids (execute_code's sandbox) is
+    recorded as one of an unknown session; while it is pending its command is never claimed."""
+    from spillway.terminal import TerminalCalls
+
+    calls = TerminalCalls()
+    calls.remember("cA", "session-A", "pytest -q", "tA")
+    calls.remember("", None, "pytest -q", "tB")  # session B's sandbox: no ids, session unknown
+    assert calls.claim("pytest -q") is None
+    assert calls.finish("", "tOther", "pytest -q") is None  # another task's id-less call: not this one
+    assert calls.finish("", "tB", "pytest -q") is None and len(calls) == 1  # finished (nothing spilled)
+    assert calls.claim("pytest -q").tool_call_id == "cA"  # A's call alone again
+    calls.remember(None, "session-A", "make", "tA")  # an id-less call of a known session is claimable
+    claimed = calls.claim("make")
+    assert claimed is not None and claimed.session_id == "session-A" and claimed.tool_call_id == ""
+    calls.mark_spilled(claimed, "0123456789ab")
+    assert calls.finish("", "tA", "make") == "0123456789ab" and len(calls) == 1
+
+
+def test_terminal_calls_claim_a_rewritten_command_under_either_command():
+    """Review 2, finding 8: rtk's ``modify`` makes the call run ``rtk find .``; the terminal hook
+    may see that (the agent loop applies modify) or ``find .`` (paths that do not)."""
+    from spillway.terminal import TerminalCalls
+
+    calls = TerminalCalls()
+    calls.remember("c1", "s1", "find .", "t1")
+    calls.add_command("c1", "t1", "find .", "rtk find .")
+    assert calls.claim("rtk find .").tool_call_id == "c1" and calls.claim("find .").tool_call_id == "c1"
+    calls.remember("", None, "find .", "t2")
+    calls.add_command("", "t2", "find .", "rtk find .")  # the id-less call of t2 may run it too
+    assert calls.claim("rtk find .") is None
+    calls.remember("c3", "s3", "rtk find .", "t3")  # another session asks for the rewrite itself
+    calls.finish("", "t2", "find .")
+    assert calls.claim("rtk find .") is None and calls.claim("find .").tool_call_id == "c1"
+    calls.add_command("nope", "t1", "find .", "x")  # unknown call: nothing happens
+    assert calls.claim("x") is None
+
+
+def test_terminal_calls_claim_agrees_with_a_naive_model():
+    """Random remember / rewrite / spill / finish sequences: a claim returns the oldest open call
+    that ran the command exactly when every open call that did belongs to one known session."""
+    import random
+
+    from spillway.terminal import TerminalCalls
+
+    for seed in range(300):
+        rng = random.Random(seed)
+        calls, model = TerminalCalls(limit=10_000), []  # model: dicts in arrival order
+        for step in range(40):
+            op, cmd = rng.random(), rng.choice(["make", "ls", "rtk ls"])
+            session = rng.choice(["s1", "s2", None])
+            if op < 0.45:
+                call_id = rng.choice(["", f"c{step}"])
+                task = rng.choice(["t1", "t2"])
+                calls.remember(call_id, session, cmd, task)
+                model.append({"id": call_id, "session": session, "cmds": [cmd], "task": task, "spilled": False})
+            elif op < 0.55 and model:
+                entry = rng.choice(model)
+                if entry["cmds"][0] == "ls":
+                    calls.add_command(entry["id"], entry["task"], "ls", "rtk ls")
+                    target = next((e for e in model if e["id"] == entry["id"]), None) if entry["id"] else \
+                        next((e for e in reversed(model) if not e["id"] and e["task"] == entry["task"] and "ls" in e["cmds"]), None)
+                    if target is not None and "rtk ls" not in target["cmds"]:
+                        target["cmds"].append("rtk ls")
+            elif op < 0.75 and model:
+                entry = rng.choice(model)
+                calls.finish(entry["id"], entry["task"], entry["cmds"][0])
+                done = entry if entry["id"] else next(e for e in model if not e["id"] and e["task"] == entry["task"] and entry["cmds"][0] in e["cmds"])
+                model.remove(done)
+            else:
+                got = calls.claim(cmd)
+                open_ = [e for e in model if cmd in e["cmds"] and not e["spilled"]]
+                sessions = {e["session"] for e in open_}
+                want = open_[0] if open_ and None not in sessions and len(sessions) == 1 else None
+                assert (got is None) == (want is None), (seed, step)
+                if got is not None:
+                    assert got.session_id == want["session"] and got.tool_call_id == want["id"] and got.commands == want["cmds"]
+                    if rng.random() < 0.5:
+                        calls.mark_spilled(got, "0123456789ab")
+                        want["spilled"] = True
+
+
+def test_run_sessions_name_a_task_only_while_it_has_one_session():
+    """Review 2, finding 4: a tool an execute_code script calls has no session_id; its task's
+    session is used when that task was only ever seen with one session."""
+    ts = TaskSessions()
+    ts.remember("T", "S")
+    ts.remember("T", "S")
+    assert ts.only_session("T") == "S" and ts.scope_for({"session_id": "", "task_id": "T"}) == "S"
+    assert ts.scope_for({"session_id": "own", "task_id": "T"}) == "own"
+    assert ts.only_session("unknown") is None and ts.scope_for({"task_id": "unknown"}) == "unknown"
+    ts.remember("T", "S2")
+    assert ts.only_session("T") is None and ts.scope_for({"task_id": "T"}) == "T"  # whose? neither
+    ts.remember("T", "S")
+    assert ts.only_session("T") is None  # stays shared
+    assert ts.session_for({"task_id": "T"}) == "S"  # fetch_result's rule (its own call, last) is unchanged
+
+
+def test_sandbox_tool_results_are_stored_under_the_task_session():
+    p = plugin({"changed": True, "content": "EXCERPT"})
+    p.pre_tool_call(tool_name="execute_code", args={"code": "..."}, task_id="T", session_id="S", tool_call_id="c1")
+    assert p.transform_tool_result(tool_name="read_file", args={"path": "x"}, result="y" * 5000, task_id="T",
+                                   session_id="", tool_call_id="") == "EXCERPT"
+    assert p.client.calls[-1][1]["sessionId"] == "S" and "toolCallId" not in p.client.calls[-1][1]
+    # a sandbox terminal call of that task is recorded under S and claimable
+    p.pre_tool_call(tool_name="terminal", args={"command": "make"}, task_id="T", session_id="", tool_call_id="")
+    assert p.transform_terminal_output(command="make", output="y" * 5000, task_id="default") == "EXCERPT"
+    assert p.client.calls[-1][1]["sessionId"] == "S"
+    # a task never seen with a session: its own id scopes the result, its terminal call is never claimed
+    p.pre_tool_call(tool_name="terminal", args={"command": "make"}, task_id="T9", session_id="", tool_call_id="")
+    p.transform_tool_result(tool_name="read_file", result="y" * 5000, task_id="T9", session_id="")
+    assert p.client.calls[-1][1]["sessionId"] == "T9"
+    before = len(p.client.calls)
+    assert p.transform_terminal_output(command="make", output="y" * 5000, task_id="default") is None
+    assert len(p.client.calls) == before
+
+
+def test_fetch_failures_give_the_model_a_fixed_sentence():
+    """Review 2, finding 9: the sidecar's stderr (a store URL, a password) never reaches the model."""
+    import json
+
+    from spillway.plugin import FETCH_UNAVAILABLE
+
+    secret = "spillway: invalid store URL redis://:s3cr/et@h/0"
+    for reply in (SidecarError(f"the sidecar exited with code 1: {secret}"), {"oops": secret}, None):
+        answer = plugin(reply).fetch_result({"id": "0123456789ab", "mode": "stat"}, task_id="t1", session_id="s1")
+        assert json.loads(answer) == {"error": FETCH_UNAVAILABLE}
+
+
+def test_a_failing_rewrite_listener_never_stops_the_rewrite(tmp_path):
+    from spillway.rtk import make_rtk_hook
+
+    rtk = tmp_path / "rtk"
+    rtk.write_text('#!/bin/sh\necho "rtk $2"\n')
+    rtk.chmod(0o755)
+    heard = []
+
+    def broken(command, rewritten, kwargs):
+        heard.append((command, rewritten, kwargs.get("tool_call_id")))
+        raise RuntimeError("boom")
+
+    hook = make_rtk_hook(str(rtk), 5, broken)
+    assert hook(tool_name="terminal", args={"command": "find ."}, tool_call_id="c1") == {
+        "action": "modify", "args": {"command": "rtk find ."}}
+    assert heard == [("find .", "rtk find .", "c1")]
