@@ -11,7 +11,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import { createSpillway, memoryStore, type ToolDescriptor } from '@spillway/core'
-import { createMcpProxy, type McpProxy } from '@spillway/mcp'
+import { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js'
+import { createLineBuffer, createMcpProxy, DEFAULT_MCP_PROXY, type McpProxy } from '@spillway/mcp'
 import { CASE_KINDS, TOOL_FOR_KIND, type CaseKind, type TrimCase } from '../corpus/types.js'
 import { SPAN_LABEL_SOURCES, retention } from '../metrics/retention.js'
 import { mean, quantile } from '../metrics/stats.js'
@@ -58,8 +59,22 @@ export interface McpListRow {
   autoDeferred: boolean
 }
 
+/** Reading one large upstream message off stdio: the SDK's ReadBuffer against the proxy's line buffer, same bytes, same run. */
+export interface McpStdioRead {
+  megabytes: number
+  chunkBytes: number
+  /** Median ms to read and parse the message with the SDK's `ReadBuffer` (what `StdioClientTransport` uses). */
+  msSdk: number
+  /** Median ms with `createLineBuffer` (what the proxy puts in its place). */
+  msLineBuffer: number
+  /** msSdk / msLineBuffer. */
+  speedup: number
+  runs: number
+}
+
 export interface McpReport {
   budgetChars: number
+  stdioRead?: McpStdioRead
   kinds: McpKindRow[]
   latency: McpLatency
   toolsList: McpListRow[]
@@ -215,6 +230,39 @@ async function toolsList(catalog: readonly ToolDescriptor[], sizes: readonly num
   return rows
 }
 
+/**
+ * One `megabytes` MB tools/call response fed in 64 KiB chunks (a pipe's chunk size) to the SDK's
+ * ReadBuffer and to the proxy's line buffer, alternating which goes first; the message is read
+ * and parsed by both (the same `deserializeMessage`).
+ */
+export function stdioRead(megabytes: number, runs: number): McpStdioRead {
+  const chunkBytes = 64 * 1024
+  const text = 'x'.repeat(99) + '\n'
+  const line = Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: text.repeat(Math.round((megabytes * 1024 * 1024) / 100)) }] } })}\n`)
+  const chunks: Buffer[] = []
+  for (let at = 0; at < line.length; at += chunkBytes) chunks.push(line.subarray(at, at + chunkBytes))
+  const time = (rb: { append(c: Buffer): void; readMessage(): unknown }): number => {
+    const t = performance.now()
+    let got = 0
+    for (const c of chunks) {
+      rb.append(c)
+      while (rb.readMessage() !== null) got++
+    }
+    if (got !== 1) throw new Error(`stdio read bench: ${got} messages read, expected 1`)
+    return performance.now() - t
+  }
+  const sdk: number[] = []
+  const ours: number[] = []
+  const max = DEFAULT_MCP_PROXY.upstreamMaxMessageBytes
+  for (let i = 0; i < runs; i++) {
+    if (i % 2 === 0) (sdk.push(time(new ReadBuffer({ maxBufferSize: max }))), ours.push(time(createLineBuffer(max))))
+    else (ours.push(time(createLineBuffer(max))), sdk.push(time(new ReadBuffer({ maxBufferSize: max }))))
+  }
+  const msSdk = quantile(sdk, 0.5)
+  const msLineBuffer = quantile(ours, 0.5)
+  return { megabytes, chunkBytes, msSdk, msLineBuffer, speedup: msSdk / msLineBuffer, runs }
+}
+
 /** Runs the suite. `catalog`: the ToolBench tools (all 2,479 in the shared corpus). */
 export async function runMcp(cases: readonly TrimCase[], catalog: readonly ToolDescriptor[], opts: { latencyCalls: number }, progress: Progress): Promise<McpReport> {
   const notes: string[] = []
@@ -224,7 +272,9 @@ export async function runMcp(cases: readonly TrimCase[], catalog: readonly ToolD
   progress(`mcp: latency p50 direct ${lat.direct.p50.toFixed(3)} ms, proxy ${lat.proxy.p50.toFixed(3)} ms (x${lat.ratioP50.toFixed(2)})`)
   if (catalog.length === 0) notes.push('no ToolBench catalog: tools/list rows skipped')
   const list = catalog.length === 0 ? [] : await toolsList(catalog, [50, 300, catalog.length])
-  return { budgetChars: 16_000, kinds, latency: lat, toolsList: list, notes }
+  const read = stdioRead(20, 3)
+  progress(`mcp: one ${read.megabytes} MB upstream message off stdio: SDK ReadBuffer ${read.msSdk.toFixed(0)} ms, line buffer ${read.msLineBuffer.toFixed(0)} ms (x${read.speedup.toFixed(1)})`)
+  return { budgetChars: 16_000, stdioRead: read, kinds, latency: lat, toolsList: list, notes }
 }
 
 const pct = (x: number | null): string => (x === null ? '-' : `${(100 * x).toFixed(1)}%`)
@@ -245,6 +295,9 @@ export function mcpMarkdown(r: McpReport): string {
     '| ToolBench tools | tools/list tokens direct | --defer auto (128K window) | --defer on |',
     '|---|---|---|---|',
     ...r.toolsList.map((t) => `| ${t.tools} | ${t.tokensDirect} | ${t.tokensAuto}${t.autoDeferred ? ' (deferred)' : ' (not deferred)'} | ${t.tokensOn} |`),
+    ...(r.stdioRead !== undefined
+      ? ['', `Reading one ${r.stdioRead.megabytes} MB upstream message off stdio in ${r.stdioRead.chunkBytes / 1024} KiB chunks (median of ${r.stdioRead.runs}, same run): the SDK's ReadBuffer ${r.stdioRead.msSdk.toFixed(0)} ms, the proxy's line buffer ${r.stdioRead.msLineBuffer.toFixed(0)} ms (x${r.stdioRead.speedup.toFixed(1)}).`]
+      : []),
     ...r.notes.map((n) => `\nNote: ${n}`),
     '',
   ]

@@ -130,7 +130,14 @@ resources/read of the spillway:// URI) and, when deferral is on, the tool list.
                        Claude Code config files; colliding tool names become server__tool
   --name NAME          upstream name (default: the command's basename or the URL's host)
   --listen HOST:PORT   serve Streamable HTTP on http://HOST:PORT/mcp instead of stdio
-                       (one session per client; a session reads only its own spills)
+                       (one session per client; a session reads only its own spills;
+                       sessions idle for 30 min end, their upstreams stopped)
+  --allowed-hosts a,b  with --listen: host names accepted in the Host header (DNS rebinding
+                       protection; default localhost, 127.0.0.1, [::1] and the listen address)
+  --allowed-origins o  with --listen: browser origins accepted (https://app.example:8443,
+                       comma-separated; default: origins on an allowed host)
+  --max-sessions N     with --listen: sessions open at once (default 32; each has its own
+                       upstream processes)
   --max-chars N        budget of one tool result as the model sees it, in chars
   --context-window N   model window in tokens: derives the budget, and the --defer auto gate
   --defer auto|on|off  hide the tool list behind tool_search/tool_describe/tool_call

@@ -14,6 +14,9 @@ export const MCP_OPTIONS = {
   config: { type: 'string' },
   name: { type: 'string' },
   listen: { type: 'string' },
+  'allowed-hosts': { type: 'string' },
+  'allowed-origins': { type: 'string' },
+  'max-sessions': { type: 'string' },
   dir: { type: 'string' },
   store: { type: 'string' },
   'max-chars': { type: 'string' },
@@ -59,6 +62,19 @@ export function parseListen(v: string): { host: string; port: number } {
   const port = Number(m?.[2])
   if (m === null || port > 65535) throw new UsageError(`--listen must be HOST:PORT or PORT, got "${v}"`)
   return { host: (m[1] ?? '127.0.0.1').replace(/^\[|\]$/g, ''), port }
+}
+
+/** `--allowed-hosts a,b`, `--allowed-origins o1,o2` and `--max-sessions N` of `--listen` (the HTTP endpoint's guards). */
+export function httpGuardOf(values: McpValues, listening: boolean): { allowedHosts?: string[]; allowedOrigins?: string[]; maxSessions?: number } {
+  const list = (v: string | undefined): string[] | undefined => v?.split(',').map((s) => s.trim()).filter((s) => s !== '')
+  const hosts = list(values['allowed-hosts'])
+  const origins = list(values['allowed-origins'])
+  const maxSessions = positiveInt(values['max-sessions'], 'max-sessions')
+  if (!listening && (hosts !== undefined || origins !== undefined || maxSessions !== undefined)) throw new UsageError('--allowed-hosts, --allowed-origins and --max-sessions go with --listen')
+  for (const o of origins ?? []) {
+    if (!/^https?:\/\/[^/\s]+$/.test(o)) throw new UsageError(`--allowed-origins takes origins like https://app.example:8443 (scheme, host, optional port; no path), got "${o}"`)
+  }
+  return { ...(hosts !== undefined ? { allowedHosts: hosts } : {}), ...(origins !== undefined ? { allowedOrigins: origins } : {}), ...(maxSessions !== undefined ? { maxSessions } : {}) }
 }
 
 /** `--profile TOOL=PROFILE` (repeatable): the trim profile of an exposed tool (`github__get_file_contents=read_file`). */
@@ -119,6 +135,7 @@ export async function runMcp(argv: string[], io: CliIO, parse: (args: string[], 
   const contextWindow = positiveInt(values['context-window'], 'context-window')
   const timeout = positiveInt(values.timeout, 'timeout')
   const listen = values.listen !== undefined ? parseListen(values.listen) : undefined
+  const access = httpGuardOf(values, listen !== undefined)
   const upstreams = await upstreamsOf(values, positionals)
   const expose = values.expose?.split(',').map((s) => s.trim()).filter((s) => s !== '') ?? []
   const profiles = profilesOf(values.profile)
@@ -149,7 +166,7 @@ export async function runMcp(argv: string[], io: CliIO, parse: (args: string[], 
       onWarning: warn,
     })
 
-  const served = listen !== undefined ? await serveHttp(proxyFor, listen) : await serveStdio(proxyFor(crypto.randomUUID()), { stdin: io.stdin, stdout: io.stdout })
+  const served = listen !== undefined ? await serveHttp(proxyFor, { ...listen, ...access, onWarning: warn }) : await serveStdio(proxyFor(crypto.randomUUID()), { stdin: io.stdin, stdout: io.stdout })
   if ('url' in served) warn(`listening on ${served.url as string}`)
   const stop = (): void => void served.close()
   process.once('SIGINT', stop)

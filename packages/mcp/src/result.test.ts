@@ -43,6 +43,20 @@ describe('rewriteToolResult', () => {
     expect(types(smallText)).toEqual(['text', 'text', 'resource_link'])
   })
 
+  it('excerpts an over-budget embedded text resource in place (uri, mimeType kept) with a link after it; small and blob resources pass', async () => {
+    const small: CallToolResult = { content: [{ type: 'resource', resource: { uri: 'file:///a.txt', text: 'tiny' } }, { type: 'resource', resource: { uri: 'file:///b.bin', blob: 'AAAA' } }] }
+    expect(await rewrite(small)).toBe(small)
+    const blob = { type: 'resource' as const, resource: { uri: 'file:///b.bin', mimeType: 'application/octet-stream', blob: Buffer.alloc(9_000).toString('base64') } }
+    const r = await rewrite({ content: [{ type: 'text', text: 'ok' }, { type: 'resource', resource: { uri: 'file:///big.log', mimeType: 'text/x-log', text: log } }, blob] })
+    expect(types(r)).toEqual(['text', 'resource', 'resource_link', 'resource'])
+    const res = (r.content[1] as { resource: { uri: string; mimeType: string; text: string } }).resource
+    expect(res).toMatchObject({ uri: 'file:///big.log', mimeType: 'text/x-log' })
+    expect(res.text.length).toBeLessThanOrEqual(2_000)
+    expect(r.content[3]).toBe(blob)
+    const id = (r.content[2] as { uri: string }).uri.replace('spillway://result/', '')
+    expect((await sw.fetch({ id, mode: 'grep', pattern: 'line 2999' }, { sessionId: 's1' })).text).toContain('3000: line 2999')
+  })
+
   it('fails open: a failing handle gives the original result and a warning', async () => {
     const r: CallToolResult = { content: [{ type: 'text', text: log }] }
     expect(await rewrite(r, async () => Promise.reject(new Error('boom')))).toBe(r)

@@ -36,6 +36,39 @@ function isSerialisationOf(text: string, structured: unknown): boolean {
   }
 }
 
+type EmbeddedResource = Extract<ContentBlock, { type: 'resource' }>
+const isTextResource = (b: ContentBlock): b is EmbeddedResource & { resource: { text: string } } => b.type === 'resource' && typeof (b.resource as { text?: unknown }).text === 'string'
+
+/**
+ * Embedded `resource` blocks with `text` (a file's content, as github-mcp-server's
+ * `get_file_contents` sends it) are budgeted like text, each on its own: over budget, the
+ * excerpt and handle block replace the resource's `text` (its `uri`, `mimeType` and `_meta`
+ * kept) and a `resource_link` to the spilled blob follows it. Blob (base64) resources pass, like
+ * images: an excerpt of base64 tells a model nothing. Returns `result` itself when nothing changed.
+ */
+async function rewriteEmbeddedResources(result: CallToolResult, tool: string, args: unknown, toolCallId: string, handle: HandleFn): Promise<CallToolResult> {
+  const content = Array.isArray(result.content) ? result.content : []
+  if (!content.some(isTextResource)) return result
+  const blocks: ContentBlock[] = []
+  let changed = false
+  for (const [i, b] of content.entries()) {
+    if (!isTextResource(b)) {
+      blocks.push(b)
+      continue
+    }
+    const text = b.resource.text
+    const h = await handle(tool, text, args, `${toolCallId}:resource:${i}`)
+    if (!h.changed) {
+      blocks.push(b)
+      continue
+    }
+    changed = true
+    blocks.push({ ...b, resource: { ...b.resource, text: h.content } })
+    if (h.handle !== undefined) blocks.push(resourceLink(h.handle.id, tool, text, h.outcome.kind))
+  }
+  return changed ? { ...result, content: blocks } : result
+}
+
 /**
  * A `tools/call` result as the host should see it. Text blocks (joined by newlines) go through
  * core's `handle`: when they fit they come back untouched and the result is returned as is, byte
@@ -43,7 +76,9 @@ function isSerialisationOf(text: string, structured: unknown): boolean {
  * text block was, followed by a `resource_link` to the spilled blob. `structuredContent` over
  * budget is spilled and dropped, never sent twice: when a text block is its serialisation only the
  * text is handled; beside other text that was excerpted it is only linked; beside small text it
- * gets its own JSON excerpt. Image, audio, resource and link blocks, `isError` and `_meta` pass unchanged.
+ * gets its own JSON excerpt. Embedded text resources over budget are excerpted in place
+ * ({@link rewriteEmbeddedResources}). Image, audio, blob resource and link blocks, `isError` and
+ * `_meta` pass unchanged.
  * Fails open: any error gives the original result.
  */
 export async function rewriteToolResult(result: CallToolResult, tool: string, args: unknown, toolCallId: string, handle: HandleFn, onWarning: (m: string) => void): Promise<CallToolResult> {
@@ -86,7 +121,7 @@ export async function rewriteToolResult(result: CallToolResult, tool: string, ar
         delete next.structuredContent
       }
     }
-    return next
+    return await rewriteEmbeddedResources(next, tool, args, toolCallId, handle)
   } catch (err) {
     onWarning(`trimming the result of ${tool} failed, passing it unchanged: ${(err as Error).message}`)
     return result

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
+import { httpAccess, LOOPBACK_HOSTS, refusal } from './http-access.js'
+import { createSessionTable } from './http-sessions.js'
 import { DEFAULT_MAX_MESSAGE_BYTES, lineGuard } from './line-guard.js'
 import type { McpProxy } from './proxy.js'
 
@@ -45,15 +47,47 @@ export async function serveStdio(proxy: McpProxy, io: { stdin?: NodeJS.ReadableS
   return { closed, close }
 }
 
-/** Options of {@link serveHttp}. */
+/** Options of {@link serveHttp}. Unset fields take {@link DEFAULT_HTTP_SERVE}. */
 export interface HttpServeOptions {
+  /** Address to listen on. @default '127.0.0.1' */
   host?: string
   /** 0 picks a free port. */
   port: number
   /** Path of the MCP endpoint. @default '/mcp' */
   path?: string
+  /** Largest request body, in bytes. @default DEFAULT_MAX_MESSAGE_BYTES (16 MiB) */
   maxMessageBytes?: number
+  /**
+   * Host names (no port; IPv6 in brackets) accepted in the `Host` header of every request: DNS
+   * rebinding protection. The listen address is added when it names one interface.
+   * @default ['localhost', '127.0.0.1', '[::1]']
+   */
+  allowedHosts?: string[]
+  /**
+   * Origins (`https://app.example:8443`) accepted in an `Origin` header. Requests without one
+   * (not from a browser) pass. @default any origin whose host name is an allowed host
+   */
+  allowedOrigins?: string[]
+  /** Most sessions open at once; an `initialize` beyond it gets HTTP 503 with a JSON-RPC error. Each session has its own upstream processes. @default 32 */
+  maxSessions?: number
+  /**
+   * A session with no request in flight and no open event stream for this long, in ms, is ended
+   * as if the client had sent DELETE: its upstream processes are stopped; its id then gets 404,
+   * on which clients start a new session. `Infinity` disables it. @default 1800000 (30 min)
+   */
+  sessionIdleMs?: number
+  /** Called when a session expired. @default no-op */
+  onWarning?: (message: string) => void
 }
+
+/** Defaults of {@link HttpServeOptions}. */
+export const DEFAULT_HTTP_SERVE = Object.freeze({
+  host: '127.0.0.1',
+  path: '/mcp',
+  allowedHosts: LOOPBACK_HOSTS,
+  maxSessions: 32,
+  sessionIdleMs: 30 * 60_000,
+})
 
 function readBody(req: IncomingMessage, max: number): Promise<Buffer | 'too-large'> {
   return new Promise((resolve, reject) => {
@@ -70,25 +104,34 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer | 'too-larg
   })
 }
 
-const jsonError = (res: ServerResponse, status: number, message: string, id: unknown = null): void => {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: status === 413 ? -32600 : -32000, message } }))
+const jsonError = (res: ServerResponse, status: number, message: string, id: unknown = null, code = status === 413 ? -32600 : -32000): void => {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } }))
 }
 
 /**
  * Serves proxies over Streamable HTTP: one proxy (one session, its own upstream connections)
  * per `Mcp-Session-Id`, all sharing the factory's store. A session only reads its own spills.
+ * Every request's `Host` (and `Origin`, when a browser sends one) is checked first (DNS
+ * rebinding protection: 403); sessions are capped (`maxSessions`: 503) and end after
+ * `sessionIdleMs` without activity, their upstreams stopped.
  */
 export async function serveHttp(factory: ProxyFactory, options: HttpServeOptions): Promise<Served & { url: string; sessions(): number }> {
-  const path = options.path ?? '/mcp'
+  const o = { ...DEFAULT_HTTP_SERVE, ...options }
+  const path = o.path
   const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; proxy: McpProxy }>()
+  const access = httpAccess(o.host, o.allowedHosts, options.allowedOrigins)
+  const sessions = createSessionTable(o.maxSessions, o.sessionIdleMs, (id) => options.onWarning?.(`session ${id} ended after ${Math.round(o.sessionIdleMs / 1000)} s without activity; its upstreams were stopped`))
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (new URL(req.url ?? '/', 'http://x').pathname !== path) return void res.writeHead(404).end()
+    const refused = refusal(access, req.headers.host, req.headers.origin)
+    if (refused !== undefined) return jsonError(res, 403, refused)
     const sid = req.headers['mcp-session-id']
     const existing = typeof sid === 'string' ? sessions.get(sid) : undefined
+    if (typeof sid === 'string' && existing === undefined) return jsonError(res, 404, 'spillway: session not found (it ended or expired); start a new one with initialize, without an Mcp-Session-Id', null, -32001)
+    if (existing !== undefined) sessions.track(sid as string, res)
     if (req.method !== 'POST') {
-      if (existing === undefined) return jsonError(res, 400, 'spillway: unknown or missing Mcp-Session-Id')
+      if (existing === undefined) return jsonError(res, 400, 'spillway: missing Mcp-Session-Id: send initialize first')
       return existing.transport.handleRequest(req, res)
     }
     const body = await readBody(req, max)
@@ -100,16 +143,21 @@ export async function serveHttp(factory: ProxyFactory, options: HttpServeOptions
       return jsonError(res, 400, 'spillway: the body is not valid JSON (parse error)')
     }
     if (existing !== undefined) return existing.transport.handleRequest(req, res, parsed)
-    if (sid !== undefined || !isInitializeRequest(parsed)) return jsonError(res, 400, 'spillway: no session: send initialize first, without an Mcp-Session-Id')
+    if (!isInitializeRequest(parsed)) return jsonError(res, 400, 'spillway: no session: send initialize first, without an Mcp-Session-Id')
+    if (sessions.size() >= o.maxSessions) {
+      const idle = Math.round(o.sessionIdleMs / 1000)
+      return jsonError(res, 503, `spillway: too many open sessions (${o.maxSessions}, the proxy's limit); end one (HTTP DELETE with its Mcp-Session-Id) or retry once idle sessions expired (${idle} s without activity)`, (parsed as { id?: unknown }).id ?? null)
+    }
     const sessionId = randomUUID()
     const proxy = factory(sessionId)
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => sessionId, onsessioninitialized: (id) => void sessions.set(id, { transport, proxy }) })
-    transport.onclose = () => {
-      sessions.delete(sessionId)
-      void proxy.close()
-    }
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => sessionId })
+    transport.onclose = () => void sessions.end(sessionId)
+    sessions.add(sessionId, { transport, proxy })
+    sessions.track(sessionId, res)
     await proxy.connect(transport)
     await transport.handleRequest(req, res, parsed)
+    // The transport refused the initialize (Accept, Content-Type, batch): no session was opened.
+    if (transport.sessionId === undefined) await sessions.end(sessionId)
   }
 
   const http = createServer((req, res) => {
@@ -120,18 +168,17 @@ export async function serveHttp(factory: ProxyFactory, options: HttpServeOptions
   })
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject)
-    http.listen(options.port, options.host ?? '127.0.0.1', () => resolve())
+    http.listen(options.port, o.host, () => resolve())
   })
   const addr = http.address() as AddressInfo
   let done!: () => void
   const closed = new Promise<void>((r) => (done = r))
   const close = async (): Promise<void> => {
-    await Promise.all([...sessions.values()].map(({ proxy }) => proxy.close()))
-    sessions.clear()
+    await sessions.closeAll()
     http.closeAllConnections()
     await new Promise<void>((r) => http.close(() => r()))
     done()
   }
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address
-  return { url: `http://${host}:${addr.port}${path}`, closed, close, sessions: () => sessions.size }
+  return { url: `http://${host}:${addr.port}${path}`, closed, close, sessions: () => sessions.size() }
 }

@@ -4,6 +4,7 @@ import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.j
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { ErrorCode, McpError, type ClientCapabilities, type Implementation, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js'
 import { mcpFailure } from './failure.js'
+import { useLineBuffer } from './line-buffer.js'
 import { httpStatusFailure, remoteAttempts, remoteTransport, sseFallbackStatus, type RemoteTransportKind } from './remote.js'
 import { DEFAULT_MCP_PROXY, type UpstreamSpec } from './types.js'
 
@@ -46,10 +47,10 @@ function attemptsOf(spec: UpstreamSpec): UpstreamTransportKind[] {
   return ['stdio']
 }
 
-function transportOf(spec: UpstreamSpec, kind: UpstreamTransportKind, stderr: UpstreamSetup['stderr']): Transport {
+function transportOf(spec: UpstreamSpec, kind: UpstreamTransportKind, stderr: UpstreamSetup['stderr'], onWarning: (m: string) => void): Transport {
   if ('transport' in spec) return spec.transport()
   if ('url' in spec) return remoteTransport(spec, kind === 'sse' ? 'sse' : 'streamable-http')
-  return new StdioClientTransport({
+  const transport = new StdioClientTransport({
     command: spec.command,
     ...(spec.args !== undefined ? { args: spec.args } : {}),
     env: { ...getDefaultEnvironment(), ...(spec.env ?? {}) },
@@ -58,6 +59,9 @@ function transportOf(spec: UpstreamSpec, kind: UpstreamTransportKind, stderr: Up
     // Results are trimmed by the proxy, so it must be able to read large ones.
     maxBufferSize: DEFAULT_MCP_PROXY.upstreamMaxMessageBytes,
   } as ConstructorParameters<typeof StdioClientTransport>[0])
+  // The SDK's ReadBuffer is quadratic in the message size; large results are what the proxy is for.
+  if (!useLineBuffer(transport, DEFAULT_MCP_PROXY.upstreamMaxMessageBytes)) onWarning('this MCP SDK version has no stdio read buffer to replace: large upstream results are read in quadratic time')
+  return transport
 }
 
 /**
@@ -127,7 +131,7 @@ export function createUpstream(spec: UpstreamSpec, setup: UpstreamSetup): Upstre
     }
     setup.install(client, api)
     try {
-      await within(client.connect(orderedResponses(transportOf(spec, kind, setup.stderr)), { timeout }), timeout)
+      await within(client.connect(orderedResponses(transportOf(spec, kind, setup.stderr, setup.onWarning)), { timeout }), timeout)
     } catch (err) {
       await client.close().catch(() => undefined)
       throw err

@@ -1,5 +1,6 @@
 // `spillway mcp` flag parsing and the --listen path, through the CLI's own entry points.
 import { execFileSync, spawn } from 'node:child_process'
+import { request } from 'node:http'
 import { PassThrough } from 'node:stream'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -42,12 +43,23 @@ describe('spillway mcp: usage', () => {
     expect(alone.err).toMatch(/--transport goes with --url/)
     expect((await cli(['mcp', '--help'])).out).toContain('--transport')
   })
+
+  it('takes --allowed-hosts, --allowed-origins and --max-sessions with --listen only, and refuses a malformed origin', async () => {
+    const alone = await cli(['mcp', '--allowed-hosts', 'mcp.internal', '--', 'node', 'x.js'])
+    expect(alone.code).toBe(2)
+    expect(alone.err).toMatch(/go with --listen/)
+    const bad = await cli(['mcp', '--listen', '0', '--allowed-origins', 'https://app.example/path', '--', 'node', 'x.js'])
+    expect(bad.code).toBe(2)
+    expect(bad.err).toMatch(/--allowed-origins takes origins like/)
+    expect((await cli(['mcp', '--listen', '0', '--max-sessions', '0', '--', 'node', 'x.js'])).err).toMatch(/--max-sessions must be an integer >= 1/)
+    expect((await cli(['mcp', '--help'])).out).toContain('--allowed-hosts')
+  })
 })
 
 describe('spillway mcp --listen', () => {
   it('serves Streamable HTTP on a loopback port and stops with its upstreams on SIGINT', async () => {
     const store = tempDir('listen')
-    const child = spawn(process.execPath, proxyArgs(['--dir', store.dir, '--listen', '127.0.0.1:0', '--', process.execPath, EVERYTHING]), { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] })
+    const child = spawn(process.execPath, proxyArgs(['--dir', store.dir, '--listen', '127.0.0.1:0', '--allowed-hosts', 'mcp.internal,localhost', '--', process.execPath, EVERYTHING]), { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] })
     let err = ''
     child.stderr.on('data', (d: Buffer) => void (err += d.toString()))
     try {
@@ -56,6 +68,16 @@ describe('spillway mcp --listen', () => {
       const client = new Client({ name: 'listen-test', version: '1' })
       await client.connect(new StreamableHTTPClientTransport(new URL(url)))
       expect(textOf(await client.callTool({ name: 'echo', arguments: { message: 'over http' } }))).toBe('Echo: over http')
+      // --allowed-hosts: a name not on the list (a rebound one) is refused before any session exists.
+      const port = new URL(url).port
+      const status = (host: string) =>
+        new Promise<number>((resolve, reject) => {
+          const q = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => (res.resume(), resolve(res.statusCode ?? 0)))
+          q.on('error', reject)
+          q.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }))
+        })
+      expect(await status(`attacker.example:${port}`)).toBe(403)
+      expect(await status(`mcp.internal:${port}`)).toBe(400) // accepted by the guard; a ping without a session is a 400
       // The upstream everything server: a child of the proxy (node spawns it directly).
       const kids = execFileSync('pgrep', ['-P', String(child.pid)]).toString().trim().split('\n').map(Number)
       expect(kids.length).toBeGreaterThan(0)

@@ -75,6 +75,26 @@ describe('large results through the proxy', () => {
     expect(textOf(err).length).toBeLessThanOrEqual(16_000)
   })
 
+  it('budgets an embedded text resource like text: excerpt in place (uri, mimeType kept), spilled whole; a blob resource passes', async () => {
+    const r = await client.callTool({ name: 'file_as_resource', arguments: {} })
+    expect(blocks(r).map((b) => b.type)).toEqual(['text', 'resource', 'resource_link', 'resource'])
+    expect(textOf(r)).toBe('successfully downloaded text file (SHA: 0123abc)')
+    const [, res, l, blob] = blocks(r) as [Block, { resource: { uri: string; mimeType: string; text: string } }, Block, { resource: { uri: string; blob: string } }]
+    expect(res.resource.uri).toBe('repo://octo/app/contents/build.log')
+    expect(res.resource.mimeType).toBe('text/plain')
+    expect(res.resource.text.length).toBeLessThanOrEqual(16_000)
+    expect(res.resource.text).toContain('is an excerpt, not the full output')
+    expect(blob.resource).toEqual({ uri: 'repo://octo/app/contents/logo.png', mimeType: 'image/png', blob: Buffer.alloc(30_000, 7).toString('base64') })
+    // Every byte of the resource text is readable back, by grep and whole.
+    const grep = textOf(await client.callTool({ name: 'fetch_result', arguments: { id: idOf(r), mode: 'grep', pattern: 'last line' } }))
+    expect(grep).toContain('20001: café ☕ 🚀 last line')
+    const whole = (await client.readResource({ uri: l.uri! })).contents[0] as { text: string }
+    const lines = whole.text.split('\n')
+    expect(lines).toHaveLength(20_001)
+    expect(lines.at(-1)).toBe('café ☕ 🚀 last line')
+    expect(Buffer.byteLength(whole.text)).toBe(l.size)
+  })
+
   it("honours a tool's declared _meta size limit (anthropic/maxResultSizeChars)", async () => {
     const r = await client.callTool({ name: 'declared_limit', arguments: {} })
     expect(textOf(r).length).toBeGreaterThan(16_000) // over the default budget, under the declared 300000
