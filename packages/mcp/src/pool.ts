@@ -1,4 +1,4 @@
-import { createSpillway, type Spillway, type SpillwayOptions, type StorageAdapter } from '@spillway/core'
+import { createSpillway, resolveBudget, type Spillway, type SpillwayOptions, type StorageAdapter } from '@spillway/core'
 import { DEFAULT_MCP_PROXY } from './types.js'
 
 /** The spillways of a proxy over one store: one per result budget, plus one that reads blobs whole for `resources/read`. */
@@ -6,6 +6,8 @@ export interface SpillwayPool {
   readonly store: StorageAdapter
   /** The spillway that trims with `maxChars` (the default budget when undefined). */
   forBudget(maxChars?: number): Spillway
+  /** The budget in chars of what the model sees per result for `forBudget(maxChars)`. */
+  budgetOf(maxChars?: number): number
   /** Reads a blob whole (its `full` limit is `resourceMaxChars`); same sessions as the others. */
   reader(): Spillway
   /** Every spillway made so far (fetch tries them in turn for stores without a shared session index). */
@@ -41,6 +43,7 @@ export function createSpillwayPool(options: SpillwayPoolOptions): SpillwayPool {
   return {
     store: options.store,
     forBudget,
+    budgetOf: (maxChars) => resolveBudget(maxChars ?? base.maxChars, base.contextWindow),
     reader() {
       // No cache: a resource read is one pass, and the model-facing spillways keep theirs.
       reader ??= createSpillway({ ...base, fullMaxChars: resourceMaxChars, cacheChars: 0 })

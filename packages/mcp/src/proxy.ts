@@ -147,10 +147,12 @@ export function createMcpProxy(options: McpProxyOptions & { pool?: SpillwayPool 
     const fwd = forwardOptions(req, extra, o.requestTimeoutMs)
     const raw = (await upstream.request((c, opts) => c.request(request, ResultSchema, opts), what, fwd)) as CallToolResult
     await fwd.flushed()
-    const sw = pool.forBudget(declaredBudget(routed.item))
+    const declared = declaredBudget(routed.item)
+    const sw = pool.forBudget(declared)
     const profile = profileHint(routed.item)
-    const handle = (tool: string, result: string, a: unknown, toolCallId: string) => sw.handle({ tool, result, args: a, sessionId, toolCallId, ...(profile !== undefined ? { profile } : {}) })
-    return rewriteToolResult(raw, target, targetArgs, String(extra.requestId), handle, onWarning)
+    const handle = (tool: string, result: string, a: unknown, toolCallId: string, maxChars?: number) =>
+      sw.handle({ tool, result, args: a, sessionId, toolCallId, ...(maxChars !== undefined ? { maxChars } : {}), ...(profile !== undefined ? { profile } : {}) })
+    return rewriteToolResult(raw, target, targetArgs, String(extra.requestId), handle, onWarning, pool.budgetOf(declared))
   })
 
   for (const entry of HOST_REQUESTS) server.setRequestHandler(entry.schema, (req, extra) => router.forward(entry, req, extra) as never)

@@ -1,7 +1,8 @@
 import { createSpillway, memoryStore } from '@spillway/core'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { describe, expect, it } from 'vitest'
-import { rewriteToolResult, type HandleFn } from './result.js'
+import fc from 'fast-check'
+import { MIN_PART_CHARS, rewriteToolResult, shareBudget, type HandleFn } from './result.js'
 
 const sw = createSpillway({ store: memoryStore(), maxChars: 2_000 })
 const handle: HandleFn = (tool, result, args, toolCallId) => sw.handle({ tool, result, args, sessionId: 's1', toolCallId })
@@ -61,5 +62,54 @@ describe('rewriteToolResult', () => {
     const r: CallToolResult = { content: [{ type: 'text', text: log }] }
     expect(await rewrite(r, async () => Promise.reject(new Error('boom')))).toBe(r)
     expect(warnings.at(-1)).toMatch(/boom/)
+  })
+})
+
+describe('rewriteToolResult: the parts of one result share the budget', () => {
+  const big = (tag: string, n: number) => Array.from({ length: n }, (_, i) => `${tag} line ${i} of the file`).join('\n')
+  const resource = (uri: string, text: string) => ({ type: 'resource' as const, resource: { uri, mimeType: 'text/plain', text } })
+  const shaped = (budget: number): HandleFn => (tool, result, args, toolCallId, maxChars) => sw.handle({ tool, result, args, sessionId: 's1', toolCallId, ...(maxChars !== undefined ? { maxChars } : {}) })
+  const shown = (r: CallToolResult) =>
+    r.content.reduce((n, b) => n + (b.type === 'text' ? b.text.length : b.type === 'resource' && 'text' in b.resource ? String(b.resource.text).length : 0), 0)
+
+  it('text and three resources that each fit but not together: what is sent adds up to the budget, every byte reachable', async () => {
+    const parts = [big('text', 60), big('a', 60), big('b', 60), big('c', 60)] // ~1.4 K chars each, 2 K budget
+    const r = await rewriteToolResult(
+      { content: [{ type: 'text', text: parts[0]! }, resource('file:///a', parts[1]!), resource('file:///b', parts[2]!), resource('file:///c', parts[3]!)] },
+      'read_files', {}, '7', shaped(2_000), () => undefined, 2_000,
+    )
+    expect(parts.every((p) => p.length < 2_000)).toBe(true)
+    expect(shown(r)).toBeLessThanOrEqual(2_000)
+    const links = r.content.filter((b) => b.type === 'resource_link') as Array<{ uri: string }>
+    expect(links).toHaveLength(4)
+    const stored = await Promise.all(links.map(async (l) => (await sw.fetch({ id: l.uri.replace('spillway://result/', ''), mode: 'full' }, { sessionId: 's1' })).text))
+    for (const p of parts) expect(stored.filter((t) => t.includes(p.split('\n').at(-1)!))).toHaveLength(1)
+  })
+
+  it('small parts keep their whole text; the large one gets what is left', async () => {
+    const r = await rewriteToolResult(
+      { content: [{ type: 'text', text: 'summary: 3 files' }, resource('file:///big', big('big', 3_000))] },
+      'read_files', {}, '8', shaped(2_000), () => undefined, 2_000,
+    )
+    expect((r.content[0] as { text: string }).text).toBe('summary: 3 files')
+    expect(shown(r)).toBeLessThanOrEqual(2_000)
+  })
+})
+
+describe('shareBudget', () => {
+  it('shares add up to the budget when the parts do not fit together (and each part gets room for a handle), and a part that fits its share is kept whole', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 50_000 }), { minLength: 1, maxLength: 12 }), fc.integer({ min: 2_000, max: 40_000 }), (sizes, budget) => {
+        const shares = shareBudget(sizes, budget)
+        const total = sizes.reduce((a, b) => a + b, 0)
+        if (total <= budget) {
+          expect(shares.every((x) => x === budget)).toBe(true)
+          return
+        }
+        const shown = shares.reduce((n, x, i) => n + Math.min(x, sizes[i]!), 0)
+        if (sizes.length * MIN_PART_CHARS <= budget) expect(shown).toBeLessThanOrEqual(budget)
+        shares.forEach((x, i) => expect(x === sizes[i] || x >= MIN_PART_CHARS).toBe(true))
+      }),
+    )
   })
 })

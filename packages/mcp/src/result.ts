@@ -2,8 +2,38 @@ import type { ContentKind, HandleResult } from '@spillway/core'
 import type { CallToolResult, ContentBlock, ResourceLink } from '@modelcontextprotocol/sdk/types.js'
 import { SPILLWAY_URI_PREFIX } from './types.js'
 
-/** What the result rewrite needs from the proxy: core's `handle`, bound to the connection's session. */
-export type HandleFn = (tool: string, result: string, args: unknown, toolCallId: string) => Promise<HandleResult>
+/**
+ * What the result rewrite needs from the proxy: core's `handle`, bound to the connection's
+ * session, with an optional budget (chars) for this one part of a result.
+ */
+export type HandleFn = (tool: string, result: string, args: unknown, toolCallId: string, maxChars?: number) => Promise<HandleResult>
+
+/**
+ * Each part's budget when the parts of one result (its text, its structured content, each text
+ * resource) share `budget`: when they fit together, each keeps the whole budget (nothing is
+ * cut); else parts smaller than an even share keep theirs whole and the rest split what is left
+ * evenly (water-filling), so the parts shown add up to at most `budget`.
+ */
+export function shareBudget(sizes: readonly number[], budget: number): number[] {
+  if (sizes.reduce((a, b) => a + b, 0) <= budget) return sizes.map(() => budget)
+  const out = sizes.map(() => 0)
+  const order = sizes.map((_, i) => i).sort((a, b) => sizes[a]! - sizes[b]! || a - b)
+  let left = budget
+  order.forEach((i, k) => {
+    const fair = Math.floor(left / (order.length - k))
+    // Never below MIN_PART_CHARS: room for a handle, so a part cut is always stored whole.
+    out[i] = sizes[i]! <= fair ? sizes[i]! : Math.max(MIN_PART_CHARS, fair)
+    left = Math.max(0, left - out[i]!)
+  })
+  return out
+}
+
+/**
+ * Least budget a part of a result gets when parts share one (room for an excerpt line and a
+ * handle): a result of more than `budget / MIN_PART_CHARS` large parts may pass the budget
+ * rather than lose a part that could not be stored.
+ */
+export const MIN_PART_CHARS = 200
 
 const isText = (b: ContentBlock): b is Extract<ContentBlock, { type: 'text' }> => b.type === 'text'
 
@@ -46,18 +76,19 @@ const isTextResource = (b: ContentBlock): b is EmbeddedResource & { resource: { 
  * kept) and a `resource_link` to the spilled blob follows it. Blob (base64) resources pass, like
  * images: an excerpt of base64 tells a model nothing. Returns `result` itself when nothing changed.
  */
-async function rewriteEmbeddedResources(result: CallToolResult, tool: string, args: unknown, toolCallId: string, handle: HandleFn): Promise<CallToolResult> {
+async function rewriteEmbeddedResources(result: CallToolResult, tool: string, args: unknown, toolCallId: string, handle: HandleFn, shares: readonly (number | undefined)[]): Promise<CallToolResult> {
   const content = Array.isArray(result.content) ? result.content : []
   if (!content.some(isTextResource)) return result
   const blocks: ContentBlock[] = []
   let changed = false
+  let r = 0
   for (const [i, b] of content.entries()) {
     if (!isTextResource(b)) {
       blocks.push(b)
       continue
     }
     const text = b.resource.text
-    const h = await handle(tool, text, args, `${toolCallId}:resource:${i}`)
+    const h = await handle(tool, text, args, `${toolCallId}:resource:${i}`, shares[r++])
     if (!h.changed) {
       blocks.push(b)
       continue
@@ -81,7 +112,7 @@ async function rewriteEmbeddedResources(result: CallToolResult, tool: string, ar
  * `_meta` pass unchanged.
  * Fails open: any error gives the original result.
  */
-export async function rewriteToolResult(result: CallToolResult, tool: string, args: unknown, toolCallId: string, handle: HandleFn, onWarning: (m: string) => void): Promise<CallToolResult> {
+export async function rewriteToolResult(result: CallToolResult, tool: string, args: unknown, toolCallId: string, handle: HandleFn, onWarning: (m: string) => void, budget?: number): Promise<CallToolResult> {
   try {
     const content = Array.isArray(result.content) ? result.content : []
     const structured = result.structuredContent
@@ -89,10 +120,18 @@ export async function rewriteToolResult(result: CallToolResult, tool: string, ar
     const textIsStructured = structured !== undefined && textBlocks.length === 1 && isSerialisationOf(textBlocks[0]!.text, structured)
     // The one text the model would read: the text blocks, or the structured content when there are none.
     const source = textBlocks.length > 0 ? textBlocks.map((b) => b.text).join('\n') : structured !== undefined ? JSON.stringify(structured) : undefined
+    const beside = structured !== undefined && textBlocks.length > 0 && !textIsStructured ? JSON.stringify(structured) : undefined
+    const resources = content.filter(isTextResource).map((b) => b.resource.text)
+    // The parts share the budget, so what the host is sent adds up to it (each part alone fitting is not enough).
+    const sizes = [source, beside, ...resources].filter((t): t is string => t !== undefined).map((t) => t.length)
+    const shares: (number | undefined)[] = budget === undefined || sizes.length < 2 ? [] : shareBudget(sizes, budget)
+    const shareOf = (part: number): number | undefined => shares[part]
+    const besideAt = source !== undefined ? 1 : 0
+    const firstResource = besideAt + (beside !== undefined ? 1 : 0)
     let next = result
     let textSpilled = false
     if (source !== undefined) {
-      const h = await handle(tool, source, args, toolCallId)
+      const h = await handle(tool, source, args, toolCallId, shareOf(0))
       if (h.changed) {
         textSpilled = true
         const blocks: ContentBlock[] = []
@@ -109,9 +148,9 @@ export async function rewriteToolResult(result: CallToolResult, tool: string, ar
       }
     }
     // Structured content beside other text: it costs context on its own (hosts may show both).
-    if (structured !== undefined && textBlocks.length > 0 && !textIsStructured && next.structuredContent !== undefined) {
-      const json = JSON.stringify(structured)
-      const h = await handle(tool, json, args, `${toolCallId}:structured`)
+    if (beside !== undefined && next.structuredContent !== undefined) {
+      const json = beside
+      const h = await handle(tool, json, args, `${toolCallId}:structured`, shareOf(besideAt))
       if (h.changed) {
         const blocks = [...(next.content ?? [])]
         // Text already excerpted (servers often send the same data both ways): link the JSON, do not excerpt it twice.
@@ -121,7 +160,7 @@ export async function rewriteToolResult(result: CallToolResult, tool: string, ar
         delete next.structuredContent
       }
     }
-    return await rewriteEmbeddedResources(next, tool, args, toolCallId, handle)
+    return await rewriteEmbeddedResources(next, tool, args, toolCallId, handle, shares.slice(firstResource))
   } catch (err) {
     onWarning(`trimming the result of ${tool} failed, passing it unchanged: ${(err as Error).message}`)
     return result
