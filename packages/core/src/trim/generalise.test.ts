@@ -4,10 +4,48 @@
 import { describe, expect, it } from 'vitest'
 import { fitText } from './fit.js'
 import { DEFAULT_PROFILES } from './profiles.js'
-import { endsWithSuccess, inCodeSpan, lineSalience, scanLines } from './salient.js'
+import { endsWithSuccess, inCodeSpan, lineSalience, scanLines, startsWithSuccess } from './salient.js'
 
 const profile = DEFAULT_PROFILES.terminal!
 const noise = (n: number, from = 1): string[] => Array.from({ length: n }, (_, i) => `INFO step ${from + i} done`)
+
+describe('a pass verdict at the line start (verdict.ts)', () => {
+  it.each([
+    '  ✓ fails to remove a locked job',
+    '      ✔ rejects an invalid token with an error (12ms)',
+    ' √ throws when the parser fails',
+    '        PASS [   0.013s] (  9/469) kiezfyi-api error::tests::bad_request_returns_400',
+    'PASS src/errors/handler.test.ts',
+    'tests/test_api.py::test_error PASSED',
+    'PASSED tests/test_api.py::test_error_handler',
+    '[       OK ] ErrorTest.ReportsFailure (0 ms)',
+    '[  PASSED  ] 3 tests, listed below: FailureTest',
+    'ok 4 - error path returns 500',
+    'ok  \tgithub.com/acme/errors\t0.012s',
+    '2024-03-01T10:11:12.1234567Z   ✓ fails fast on a missing config',
+  ])('not salient: %s', (line) => expect(lineSalience(line)).toBe(0))
+
+  it.each([
+    ['✗ fails to remove a locked job', 3],
+    ['not ok 4 - error path returns 500', 3],
+    ['PASSWORD error: authentication failed', 4],
+    ['okay, the build failed', 3],
+    ['[  FAILED  ] ErrorTest.ReportsFailure (0 ms)', 4],
+    ['FAIL src/errors/handler.test.ts', 4],
+  ])('still salient: %s', (line, score) => expect(lineSalience(line)).toBeGreaterThanOrEqual(score as number))
+
+  it('reads a bounded prefix', () => {
+    expect(startsWithSuccess(' '.repeat(1_000_000) + '✓ x', 0, 1_000_003)).toBe(false)
+    expect(startsWithSuccess('', 0, 0)).toBe(false)
+    expect(startsWithSuccess('PASS', 0, 4)).toBe(false)
+    expect(startsWithSuccess('[ OK', 0, 4)).toBe(false)
+  })
+
+  it('agrees between the scan and lineSalience', () => {
+    const text = ['  ✓ fails to remove a locked job', '  1) fails to add a job', 'PASS src/errors.test.ts', 'FAIL src/parser.test.ts'].join('\n')
+    expect(scanLines(text, true).salient.map((s) => s.line)).toEqual([2, 4])
+  })
+})
 
 describe('a success or progress verdict at the line end (salient.ts)', () => {
   it.each([

@@ -1,9 +1,11 @@
 import { lineAt, nextStart, prevStart, type Line } from './lines.js'
 import { GAP_MARKER_MAX } from './marker.js'
 import { familyMiddles } from './family.js'
+import { framePath } from './frames.js'
 import { afterTimestamp } from './shapes.js'
 import type { SalientLine } from './salient.js'
 import type { Profile } from './types.js'
+import { unitAfter } from './unit.js'
 
 /** Lines kept from the middle, ascending, and the chars they cost (with their gap markers). */
 export interface Picked {
@@ -58,8 +60,8 @@ function contextAround(text: string, s: SalientLine, headEnd: number, tailStart:
 /** How many times the lines the budget left could show a crowded level's family search reads. */
 const FAMILY_SPAN = 4
 
-/** The context of a family's middle member in a crowded level: none. */
-const ALONE = { contextBefore: 0, contextAfter: 0 } as const
+/** Lines of context after a line of a crowded level at the least (see {@link pickMiddle}). */
+const CROWDED_MIN_AFTER = 1
 
 /** Below this many chars left, no further piece can fit: stop looking (keeps huge inputs fast). */
 const MIN_PIECE = GAP_MARKER_MAX + 16
@@ -121,7 +123,8 @@ function diverse(order: SalientLine[], acrossLevels: boolean): SalientLine[] {
  * Chooses what to keep between head and tail, in two passes over the salient lines ordered by
  * score and, among equals, latest first (a build's verdict comes late): first each line with its
  * context, so that every distinct error gets a place; then, with the budget left, the lines that
- * continue them (stack frames, indented detail). A line whose text is already shown is skipped.
+ * continue them (stack frames, indented detail), earliest first. A line shown without its full
+ * context keeps its smallest unit (`unit.ts`); one whose text and unit are already shown is skipped.
  */
 export function pickMiddle(text: string, candidates: SalientLine[], headEnd: number, tailStart: number, quota: number, profile: Profile, label: (n: number) => number = (n) => n, diversity = 0): Picked {
   if (candidates.length === 0 || quota <= 0) return { lines: [], cost: 0 }
@@ -198,26 +201,48 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
     // what the budget left could show, so a level of 10,000 warnings costs what 60 do.)
     const left = quota - cost
     const alone = left >= MIN_PIECE && ((j - i) * MIN_PIECE > left || levelCost(i, j) > left) ? familyMiddles(text, order.slice(i, Math.min(j, i + FAMILY_SPAN * Math.ceil(left / MIN_PIECE)))) : undefined
+    let placed = 0
     for (let k = i; k < j && quota - cost >= MIN_PIECE; k++) {
       const s = order[k]!
       if (chosen.has(s.line)) {
         anchors.push(s)
         continue
       }
-      const body = text.slice(s.start, Math.min(s.end, s.start + profile.maxLineChars)).trim()
+      // Without its full context (a crowded level's family member, or no room for it), a line
+      // is shown with its smallest unit (`unit.ts`: a bare `Error:` header's next lines, a
+      // diagnostic's `--> file:line` location), else alone. A line whose text, with its unit's,
+      // is already shown is skipped: the same headline at another location is not.
+      const self: Line = { n: s.line, start: s.start, end: s.end }
+      // (Nothing fits once the line alone does not: skip it before reading its neighbours.)
+      if (cost + lineCost(self) > quota) continue
+      const unit = [self, ...unitAfter(text, self, tailStart)]
+      let body = ''
+      for (const l of unit) body += text.slice(l.start, Math.min(l.end, l.start + profile.maxLineChars)).trim() + '\n'
       if (shownText.has(body)) continue
-      let take = contextAround(text, s, headEnd, tailStart, alone?.has(s.line) === true ? ALONE : profile)
+      // A stack frame (`frames.ts`: a trace's own project frame) is shown alone: its neighbours are more frames.
+      const frame = framePath(text, s.start, s.end) !== undefined
+      // In a crowded level, each line placed leaves the next one line less of context after it
+      // (6, 5, 4, ... down to 1): the strongest keep their detail, and more distinct lines fit.
+      const context = alone === undefined ? profile : { contextBefore: profile.contextBefore, contextAfter: Math.max(Math.min(CROWDED_MIN_AFTER, profile.contextAfter), profile.contextAfter - placed) }
+      let take = alone?.has(s.line) === true || frame ? unit : contextAround(text, s, headEnd, tailStart, context)
       let add = costOf(take)
-      if (cost + add > quota) {
-        take = [{ n: s.line, start: s.start, end: s.end }]
+      if (cost + add > quota && take.length > unit.length) {
+        take = unit
         add = costOf(take)
-        if (cost + add > quota) continue
       }
+      if (cost + add > quota && take.length > 1) {
+        take = [self]
+        add = costOf(take)
+      }
+      if (cost + add > quota) continue
       for (const l of take) chosen.set(l.n, l)
       shownText.add(body)
+      placed++
       cost += add
-      anchors.push(s)
+      if (!frame) anchors.push(s)
     }
+    // Traces grow earliest first: a build's first failure is most often the cause of the rest.
+    anchors.sort((a, b) => a.line - b.line)
     for (const s of anchors) cost += grow(s.line)
     i = j
   }

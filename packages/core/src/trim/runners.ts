@@ -7,7 +7,7 @@
  *
  * Shapes covered: JUnit/Maven Surefire, Gradle, javac, pytest, unittest, go test (also inside
  * `go test -json` lines), cargo test, Jest, Vitest, Mocha, PHPUnit, RSpec, minitest, Cucumber,
- * xcodebuild/XCTest, clang/Swift diagnostics, .NET (`dotnet test`/VSTest/MSBuild), CTest, TAP
+ * xcodebuild/XCTest, Swift Testing, clang/Swift diagnostics, .NET (`dotnet test`/VSTest/MSBuild), CTest, TAP
  * (tape, node-tap, prove, bats).
  */
 
@@ -52,6 +52,8 @@ const SUMMARY: readonly RegExp[] = [
   /^\* What went wrong:/, // Gradle
   /^> Task \S+ FAILED/, // Gradle task verdict
   /^# fail\s+[1-9]\d*$/, // TAP (tape, node-tap, prove): # fail  4
+  /^Test run with \d+ tests? failed/, // Swift Testing (after its status glyph)
+  /^Suite "[^"]*" failed after/, // Swift Testing suite verdict
 ]
 
 const FAILURE: readonly RegExp[] = [
@@ -79,8 +81,10 @@ const FAILURE: readonly RegExp[] = [
   /^---- \S+ std(?:out|err) ----$/, // cargo test
   /^\d+\) \S+::\S+/, // PHPUnit: 1) Ns\FooTest::testBar
   /^rspec \.\/\S+:\d+/, // RSpec failed example
+  /^rails test \S+:\d+/, // Rails (minitest) failed test's rerun line
   /^cucumber \S+:\d+/, // Cucumber failing scenario
   /^not ok \d+ /, // TAP (tape, node-tap, prove, bats): not ok 8 test name
+  /^Test "[^"]*" (?:recorded an issue|failed after)/, // Swift Testing (after its status glyph)
 ]
 
 // One anchored alternation per shape: a line is tested twice, not once per pattern.
@@ -108,6 +112,7 @@ function contentOf(line: string): string {
   for (;;) {
     const c = s.charCodeAt(i)
     if (c === 32 || c === 9) i++
+    else if (c >= 0xdb80 && c <= 0xdbff && i === 0) i += 2 // a status glyph (private use: Swift Testing's)
     else if (c === 27) {
       const m = s.indexOf('m', i)
       if (m < 0 || m - i > 12) break

@@ -4,10 +4,10 @@
  * Found in one linear pass with a literal alternation (no backtracking risk), plus a runner's
  * shape at the line start for failure lines without a keyword (`shapes.ts`).
  */
-import { shapeScore } from './shapes.js'
-import { endsWithSuccess } from './verdict.js'
+import { isCrossMark, shapeScore } from './shapes.js'
+import { endsWithSuccess, startsWithSuccess } from './verdict.js'
 
-export { endsWithSuccess } from './verdict.js'
+export { endsWithSuccess, startsWithSuccess } from './verdict.js'
 
 /** A salient line found by {@link scanLines}. `start`/`end` are char offsets (end excludes `\n`). */
 export interface SalientLine {
@@ -194,7 +194,7 @@ export function lineSalience(line: string, fromLineStart = true): number {
     if (s > best) best = s
     if (best === 4) break
   }
-  if (best > 0 && endsWithSuccess(probe, 0, probe.length)) best = 0
+  if (best > 0 && (endsWithSuccess(probe, 0, probe.length) || startsWithSuccess(probe, 0, probe.length))) best = 0
   if (fromLineStart && best < 3 && line.length > 0 && mayHaveShape(line, 0)) best = Math.max(best, shapeScore(line, 0, line.length))
   return best
 }
@@ -256,12 +256,13 @@ for (let d = 48; d <= 57; d++) SHAPE_FIRST[d] = 2
 
 /**
  * True when the line at `start` may have a runner shape ({@link shapeScore}): it starts with one
- * of `_ E ● - * r c`, indentation, a GitHub Actions timestamp or `1) `. Most lines fail these
+ * of `_ E ● - * r c`, a cross mark (`× ✕ ✖ ✗ ✘ ❌`), a private-use glyph (Swift Testing's),
+ * indentation, a GitHub Actions timestamp or `1) `. Most lines fail these
  * char-code tests and cost nothing more.
  */
 function mayHaveShape(text: string, start: number): boolean {
   const c = text.charCodeAt(start)
-  if (c >= 128) return c === 0x25cf
+  if (c >= 128) return c === 0x25cf || isCrossMark(c) || (c >= 0xdb80 && c <= 0xdbff)
   const k = SHAPE_FIRST[c]
   if (k !== 2) return k === 1
   // a digit: `2024-01-02T...` (a timestamp) or `12) ` (a numbered failure)
@@ -329,7 +330,7 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
       re.lastIndex = lineEnd + 1
       m = lineEnd < n ? re.exec(text) : null
     }
-    if (score > 0 && endsWithSuccess(text, start, end)) score = 0
+    if (score > 0 && (endsWithSuccess(text, start, end) || startsWithSuccess(text, start, end))) score = 0
     if (score < 3 && end > start && mayHaveShape(text, start)) score = Math.max(score, shapeScore(text, start, end))
     if (score > 0) add(start, end, score)
     start = lineEnd + 1

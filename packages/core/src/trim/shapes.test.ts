@@ -15,9 +15,15 @@ const NO_KEYWORD: Array<[string, string, number]> = [
   ['cargo captured output', '---- parser::tests::parses_empty stdout ----', 3],
   ['Gradle what went wrong', '* What went wrong:', 3],
   ['PHPUnit numbered test', '1) App\\Tests\\ParserTest::testEmpty', 3],
-  ['Mocha numbered failure', '  1) Parser', 2],
+  ['Mocha numbered failure', '  1) Parser', 3],
   ['RSpec failed example', 'rspec ./spec/models/parser_spec.rb:12 # Parser parses an empty document', 3],
   ['Cucumber failing scenario', 'cucumber features/parse.feature:9 # Scenario: empty document', 3],
+  ['Rails rerun line', 'rails test test/models/parser_test.rb:42', 3],
+  ['Vitest failed test', ' × tests/unit/parser.test.ts > Parser > parses an empty document 5ms', 3],
+  ['Jest failed test', '    ✕ parses an empty document (12 ms)', 3],
+  ['node:test failed test', '✖ parses an empty document (1.2ms)', 3],
+  ['AVA failed test', '  ✘ parser › parses an empty document', 3],
+  ['Swift Testing issue', '\u{100884}  Test "Parser handles an empty document" recorded an issue with 1 argument input → "struct S {', 3],
   ['GitHub Actions timestamp', '2024-03-01T10:11:12.1234567Z ---- parser::tests::parses_empty stdout ----', 3],
 ]
 
@@ -30,6 +36,17 @@ const NOT_SHAPES = [
   'E',
   'rspec --version',
   'cucumber --help',
+  'rails test',
+  'rails test test/models/parser_test.rb',
+  '×',
+  '×  ',
+  '  ✓ parses an empty document',
+  '2 × 3 = 6',
+  '✕',
+  'rails testing the parser: 12',
+  '\u{1004F8}  Test "Parser handles an empty document" started.',
+  '\u{100884}  Suite "Parser" started with an issue tracker',
+  '\u{10FFFF}',
   '  1) ',
   '1) first, install the tools',
   '* Try:',
@@ -53,7 +70,7 @@ describe('runner shapes without a keyword (shapes.ts)', () => {
 
   it('reads a bounded prefix, never throws, agrees with lineSalience on any line', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 300 }), fc.constantFrom('', '___ ', 'E   ', '  ● ', '---- ', 'rspec ./', '1) ', '2024-03-01T10:11:12.1Z '), (s, prefix) => {
+      fc.property(fc.string({ maxLength: 300 }), fc.constantFrom('', '___ ', 'E   ', '  ● ', '---- ', 'rspec ./', 'rails test ', '\u{100884}  Test "', '1) ', '2024-03-01T10:11:12.1Z '), (s, prefix) => {
         const line = (prefix + s).replace(/[\r\n]/g, ' ')
         const score = shapeScore(line, 0, line.length)
         expect([0, 2, 3]).toContain(score)
@@ -80,6 +97,9 @@ const NEW_FAILURES: Array<[string, string]> = [
   ['PHPUnit test', '1) App\\Tests\\ParserTest::testEmpty'],
   ['RSpec example', 'rspec ./spec/models/parser_spec.rb:12 # Parser parses an empty document'],
   ['Cucumber scenario', 'cucumber features/parse.feature:9 # Scenario: empty document'],
+  ['Rails rerun line', 'rails test test/models/parser_test.rb:42'],
+  ['Swift Testing issue', '\u{100884}  Test "Parser handles an empty document" recorded an issue at ParserTests.swift:12:5: Expectation failed'],
+  ['Swift Testing test verdict', '\u{100884}  Test "Parser handles an empty document" failed after 0.012 seconds with 1 issue.'],
 ]
 
 const NEW_SUMMARIES: Array<[string, string]> = [
@@ -92,6 +112,8 @@ const NEW_SUMMARIES: Array<[string, string]> = [
   ['Cucumber', 'Failing Scenarios:'],
   ['Gradle', '* What went wrong:'],
   ['Gradle task', '> Task :parser:compileJava FAILED'],
+  ['Swift Testing run', '\u{100884}  Test run with 351 tests failed after 3.787 seconds with 6 issues.'],
+  ['Swift Testing suite', '\u{100884}  Suite "Parser Tests" failed after 1.778 seconds with 5 issues.'],
 ]
 
 describe('runnerShape: more runners', () => {
@@ -102,5 +124,9 @@ describe('runnerShape: more runners', () => {
     '> Task :parser:compileJava',
     'src/parser.c:42:9: warning: unused variable',
     'rspec spec/models/parser_spec.rb',
+    'rails test',
+    '\u{1004F8}  Test "Parser handles an empty document" passed after 0.012 seconds.',
+    '\u{1004F8}  Suite "Parser Tests" passed after 1.778 seconds.',
+    'Test run with 351 tests passed after 3.787 seconds.',
   ])('not a runner verdict: %s', (line) => expect(runnerShape(line)).toBeUndefined())
 })

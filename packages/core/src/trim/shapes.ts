@@ -11,9 +11,12 @@
  * | cargo test | `---- tests::name stdout ----` (a failing test's captured output) | 3 |
  * | Gradle | `* What went wrong:` | 3 |
  * | PHPUnit | `1) Ns\ClassTest::testName` | 3 |
- * | Mocha | `  1) suite name` (a numbered failure) | 2 |
+ * | Mocha | `  1) suite name` (a numbered failure; its reporter marks a passing test `✓`, a pending one `-`) | 3 |
  * | RSpec | `rspec ./spec/x_spec.rb:12 # description` (a failed example) | 3 |
+ * | Rails (minitest) | `rails test test/x_test.rb:12` (a failed test's rerun line) | 3 |
  * | Cucumber | `cucumber features/x.feature:12 # Scenario: y` (a failing scenario) | 3 |
+ * | Vitest, Jest, node:test, AVA | `× a.test.ts > suite > test 5ms`, `✕ test`, `✖ test`, `✘ test` (a failed test's mark) | 3 |
+ * | Swift Testing | `􀢄  Test "name" recorded an issue at a.swift:3:5: ...` (after its status glyph) | 3 |
  *
  * Cost: a switch on one char code per line (after a GitHub Actions timestamp and at most 8
  * spaces of indentation); only lines starting with one of `_ E ● - * r c` or a digit read a few
@@ -36,6 +39,11 @@ export function afterTimestamp(text: string, start: number, end: number): number
     if (text.charCodeAt(z) === 90 && text.charCodeAt(z + 1) === 32 && z + 1 < end) return z + 2
   }
   return start
+}
+
+/** The marks test reporters put before a failed test: `×` `✕` `✖` `✗` `✘` `❌`. */
+export function isCrossMark(c: number): boolean {
+  return c === 0xd7 || (c >= 0x2715 && c <= 0x2718) || c === 0x274c
 }
 
 /** True when `text` at `at` starts with `s` and `at + s.length <= end`. */
@@ -88,15 +96,30 @@ export function shapeScore(text: string, start: number, end: number): number {
       // Gradle: * What went wrong:
       return has(text, i, stop, '* What went wrong:') ? 3 : 0
     case 114:
-      // RSpec: rspec ./spec/a_spec.rb:12 # ...
-      return has(text, i, stop, 'rspec ./') && hasLocation(text, i + 8, stop) ? 3 : 0
+      // RSpec: rspec ./spec/a_spec.rb:12 # ...; Rails (minitest): rails test test/a_test.rb:12
+      if (has(text, i, stop, 'rspec ./')) return hasLocation(text, i + 8, stop) ? 3 : 0
+      return has(text, i, stop, 'rails test ') && hasLocation(text, i + 11, stop) ? 3 : 0
     case 99:
       // Cucumber: cucumber features/a.feature:12 # Scenario: ...
       return has(text, i, stop, 'cucumber ') && hasLocation(text, i + 9, stop) ? 3 : 0
     default:
       if (isDigit(c)) return numbered(text, i, stop, i > lineStart)
+      // Vitest `× file > test`, Jest `✕ test`, node:test `✖ test`, AVA `✘ test`: a failed test's mark
+      if (isCrossMark(c)) return text.charCodeAt(i + 1) === 32 && i + 2 < end && text.charCodeAt(i + 2) !== 32 ? 3 : 0
+      if (c >= 0xdb80 && c <= 0xdbff) return issueRecorded(text, i + 2, stop)
       return 0
   }
+}
+
+/**
+ * Swift Testing: after its status glyph (a private-use symbol), `Test "name" recorded an issue`
+ * (3): a failed expectation, which carries no failure keyword of its own. Reads at most `stop`.
+ */
+function issueRecorded(text: string, at: number, stop: number): number {
+  let i = at
+  while (i < stop && i - at < 4 && text.charCodeAt(i) === 32) i++
+  if (!has(text, i, stop, 'Test "')) return 0
+  return text.slice(i + 6, stop).includes('" recorded an issue') ? 3 : 0
 }
 
 /** True when the token at `at` ends with `:<digits>` (a file:line location). */
@@ -107,7 +130,7 @@ function hasLocation(text: string, at: number, stop: number): boolean {
   return isDigit(text.charCodeAt(j + 1))
 }
 
-/** PHPUnit `1) Class::test` (3) or, indented, Mocha `  1) title` (2); else 0. */
+/** PHPUnit `1) Class::test` or, indented, Mocha `  1) title` (a failing test in its spec list): 3; else 0. */
 function numbered(text: string, i: number, stop: number, indented: boolean): number {
   let j = i
   while (j < stop && j - i < 4 && isDigit(text.charCodeAt(j))) j++
@@ -121,5 +144,5 @@ function numbered(text: string, i: number, stop: number, indented: boolean): num
     if (text.charCodeAt(k) === 58 && text.charCodeAt(k + 1) === 58) return 3
     k++
   }
-  return indented ? 2 : 0
+  return indented ? 3 : 0
 }

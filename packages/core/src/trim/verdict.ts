@@ -2,8 +2,10 @@
  * A line's own verdict at its end: a test runner's progress and success words (`passed`,
  * `started`, `ok`, ...) that make a failure word earlier in the line part of a name
  * (`Test Case '-[A testFailOnError]' passed`), not a failure. Read backwards from the line end,
- * a bounded number of chars, no regex.
+ * a bounded number of chars, no regex. And at its start: a runner's pass mark or word (`✓`,
+ * `PASS`, `[       OK ]`, TAP's `ok 3`) before a test whose name holds a failure word.
  */
+import { afterTimestamp } from './shapes.js'
 
 const isLetter = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90)
 const isDigit = (c: number): boolean => c >= 48 && c <= 57
@@ -45,4 +47,48 @@ export function endsWithSuccess(text: string, start: number, end: number): boole
   let d = w - 1
   while (d > start && text.charCodeAt(d - 1) === 32) d--
   return !isDigit(text.charCodeAt(d - 1))
+}
+
+/** Chars of indentation skipped before a leading pass verdict. */
+const LEAD_INDENT = 16
+
+/**
+ * True when the line `[start, end)` starts (after a CI timestamp and indentation) with a test
+ * runner's pass verdict: a check mark (`✓ ✔ √`, Mocha, Vitest, Jest, XCTest formatters), `PASS`
+ * / `PASSED` in capitals (Jest, cargo nextest, pytest -v), GoogleTest's `[       OK ]` /
+ * `[  PASSED  ]`, or TAP's and go test's `ok` before a number or a blank: a failure word after
+ * it names the test (`✓ fails to remove a locked job`, `PASS [0.01s] tests::error_returns_400`).
+ * Reads at most a few dozen chars.
+ */
+export function startsWithSuccess(text: string, start: number, end: number): boolean {
+  let i = afterTimestamp(text, start, end)
+  const from = i
+  while (i < end && i - from < LEAD_INDENT && isBlankCode(text.charCodeAt(i))) i++
+  if (i + 2 >= end) return false
+  const c = text.charCodeAt(i)
+  if (c === 0x2713 || c === 0x2714 || c === 0x221a) return isBlankCode(text.charCodeAt(i + 1))
+  if (c === 111 /* o */) return text.charCodeAt(i + 1) === 107 /* k */ && isBlankCode(text.charCodeAt(i + 2))
+  if (c === 80 /* P */) {
+    if (!sameCodes(text, i, 'PASS')) return false
+    const k = sameCodes(text, i, 'PASSED') ? i + 6 : i + 4
+    return k < end && (isBlankCode(text.charCodeAt(k)) || text.charCodeAt(k) === 58)
+  }
+  if (c === 91 /* [ */) {
+    let k = i + 1
+    while (k < end && k - i < 12 && text.charCodeAt(k) === 32) k++
+    const word = sameCodes(text, k, 'OK') ? 2 : sameCodes(text, k, 'PASSED') ? 6 : 0
+    if (word === 0) return false
+    k += word
+    while (k < end && k - i < 14 && text.charCodeAt(k) === 32) k++
+    return text.charCodeAt(k) === 93
+  }
+  return false
+}
+
+const isBlankCode = (c: number): boolean => c === 32 || c === 9
+
+/** True when `text` at `at` holds the chars of `word` (compared by char code, no allocation). */
+function sameCodes(text: string, at: number, word: string): boolean {
+  for (let k = 0; k < word.length; k++) if (text.charCodeAt(at + k) !== word.charCodeAt(k)) return false
+  return true
 }

@@ -11,6 +11,8 @@
  *   `Failing tests:`, `failures:`, `There was 1 failure:`, `The following build commands
  *   failed:`) announces the failing items; those lines, which rarely carry a keyword themselves,
  *   become candidates with the header's score, up to the next blank or de-indented line.
+ * - **The project's own frame** (`frames.ts`): under a failure line, the first frame of its
+ *   trace outside dependencies and the runtime (the test file and line that failed).
  * - **Call focus**: lines containing a term of the call (a grep pattern, a path, a command's
  *   words, see {@link focusTerms}) gain points.
  * - **Runner shapes, rarity near a failure, edges** (see `runners.ts`, `weights.ts`): a test
@@ -23,6 +25,7 @@
  * Cost: one template per salient line (never more than the scan's limit) and a bounded look at
  * the lines after each list header; nothing here re-reads the whole text.
  */
+import { appFrames } from './frames.js'
 import { lineAt, nextStart } from './lines.js'
 import { runnerShape } from './runners.js'
 import type { SalientLine } from './salient.js'
@@ -330,6 +333,8 @@ export function weighSalient(text: string, salient: readonly SalientLine[], opti
       at = nextStart(text, at)
     }
   }
+  // The project's own frame of each trace (`frames.ts`).
+  for (const f of appFrames(text, salient, from, to)) if (!byLine.has(f.line)) byLine.set(f.line, f)
   const out = [...byLine.values()].sort((a, b) => a.line - b.line)
   if (focus.length > 0) {
     for (const s of out) {

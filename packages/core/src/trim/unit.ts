@@ -1,0 +1,108 @@
+/**
+ * The smallest unit a salient line is shown with when the picker cannot give it its full context
+ * (a crowded level, a squeezed budget): the lines after it that say what it is about. A
+ * diagnostic is read as a unit, not a line:
+ *
+ * - a **bare verdict header** announces its content on the next lines: `Error:`, `1) Failure:`,
+ *   `* What went wrong:` (a few words ending with `:`), or a location followed by nothing but a
+ *   verdict word (`foo_test.cc:42: Failure`, `unknown file: Failure`, as GoogleTest prints);
+ *   its unit is the next {@link HEADER_LINES} non-blank lines (minitest's `Class#test:` and its
+ *   message, gMock's `Mock function called more times than expected`);
+ * - a diagnostic header followed by a `--> file:line:col` location line (rustc, clippy, and the
+ *   compilers that copied its format): the location is the unit's second line.
+ *
+ * Cost: reads a bounded prefix of the line and of the next few lines, char codes only, no regex.
+ */
+import { lineAt, nextStart, type Line } from './lines.js'
+import { afterTimestamp } from './shapes.js'
+
+/** Most chars of a bare header's words (`Error:`, `1) Failure:`, `* What went wrong:`). */
+export const BARE_HEADER_CHARS = 24
+/** Non-blank lines after a bare verdict header that belong to its unit. */
+export const HEADER_LINES = 2
+/** Lines after a header read at most while looking for its unit (blank ones included). */
+const UNIT_PROBE = 4
+/** Chars of a line read at most. */
+const PROBE = 200
+
+const isLetter = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90)
+const isBlank = (c: number): boolean => c === 32 || c === 9 || c === 13
+
+/** Words that make a line ending with them a verdict header (lower case). */
+const VERDICT_ENDS = ['error', 'errors', 'failure', 'failures', 'failed']
+
+/** Offset of the line's content: after a CI timestamp and indentation (bounded). */
+function contentAt(text: string, start: number, end: number): number {
+  let i = afterTimestamp(text, start, end)
+  const from = i
+  while (i < end && i - from < 64 && isBlank(text.charCodeAt(i))) i++
+  return i
+}
+
+/** End of `[from, end)` without trailing blanks. */
+function trimmedEnd(text: string, from: number, end: number): number {
+  let e = end
+  while (e > from && isBlank(text.charCodeAt(e - 1))) e--
+  return e
+}
+
+/**
+ * True when the line `[start, end)` is a bare verdict header (see the module note): what it
+ * announces is on the next lines.
+ */
+export function isBareHeader(text: string, start: number, end: number): boolean {
+  let i = contentAt(text, start, end)
+  const stop = Math.min(end, i + PROBE)
+  // an optional `12) ` or `* ` before the words
+  const d0 = i
+  while (i < stop && i - d0 < 4 && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++
+  if (i > d0) {
+    if (text.charCodeAt(i) !== 41 || text.charCodeAt(i + 1) !== 32) return false
+    i += 2
+  } else if (text.charCodeAt(i) === 42 && text.charCodeAt(i + 1) === 32) i += 2
+  const e = trimmedEnd(text, i, stop)
+  if (e - i < 2 || e === stop && stop < end) return false
+  const colon = text.charCodeAt(e - 1) === 58
+  if (colon && e - i <= BARE_HEADER_CHARS) {
+    let words = true
+    for (let k = i; k < e - 1 && words; k++) words = isLetter(text.charCodeAt(k)) || text.charCodeAt(k) === 32
+    if (words) return true
+  }
+  // `<location>: Failure`: the last word is a verdict and a `: ` comes just before it
+  const we = colon ? e - 1 : e
+  let w = we
+  while (w > i && isLetter(text.charCodeAt(w - 1))) w--
+  if (w === we || w - i < 3 || text.charCodeAt(w - 1) !== 32 || text.charCodeAt(w - 2) !== 58) return false
+  const word = text.slice(w, we).toLowerCase()
+  return VERDICT_ENDS.includes(word)
+}
+
+/** True when the line is a `--> file:line:col` location (after indentation). */
+function isArrowLocation(text: string, l: Line): boolean {
+  const i = contentAt(text, l.start, l.end)
+  return text.startsWith('--> ', i) && i + 4 < l.end
+}
+
+/**
+ * The lines after the salient line `l` that belong to its smallest unit (see the module note),
+ * none past `limit` (a char offset: where the middle ends). Empty when the line stands alone.
+ */
+export function unitAfter(text: string, l: Line, limit: number): Line[] {
+  const out: Line[] = []
+  const bare = isBareHeader(text, l.start, l.end)
+  let at = nextStart(text, l.start)
+  let shown = 0
+  for (let k = 1; k <= UNIT_PROBE && at < limit; k++) {
+    const next = lineAt(text, l.n + k, at)
+    if (nextStart(text, at) > limit) break
+    if (!bare) {
+      if (k === 1 && isArrowLocation(text, next)) out.push(next)
+      break
+    }
+    out.push(next)
+    if (contentAt(text, next.start, next.end) < next.end) shown++
+    if (shown >= HEADER_LINES) break
+    at = nextStart(text, at)
+  }
+  return bare && shown === 0 ? [] : out
+}
