@@ -49,3 +49,16 @@ def hermes_env(tmp_path, monkeypatch, sidecar_command):
     monkeypatch.setenv("HERMES_HOME", str(home))
     monkeypatch.setenv("SPILLWAY_SIDECAR", sidecar_command)
     return home
+
+
+def install_fake_rtk(tmp_path, monkeypatch, script: str) -> Path:
+    """Puts an executable `rtk` holding `script` first on PATH; returns its folder."""
+    import stat
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    rtk = bin_dir / "rtk"
+    rtk.write_text(script)
+    rtk.chmod(rtk.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    return bin_dir

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import stat
 
 import pytest
 
 import spillway
 from hermes_ctx import DEFAULT_MAX_BYTES, StandInContext
+from conftest import install_fake_rtk
 
 
 def blob_id(text: str) -> str:
@@ -116,12 +115,7 @@ RTK = '#!/bin/sh\n[ "$1" = rewrite ] || exit 2\ncase "$2" in find*) echo "rtk $2
 
 
 def test_a_command_rewritten_by_rtk_is_spilled_whole(hermes_env, tmp_path, monkeypatch):
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    rtk = bin_dir / "rtk"
-    rtk.write_text(RTK)
-    rtk.chmod(rtk.stat().st_mode | stat.S_IXUSR)
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    install_fake_rtk(tmp_path, monkeypatch, RTK)
     ctx = StandInContext({"timeout_s": 60, "start_timeout_s": 60})
     plugin = spillway.register(ctx)
     try:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import stat
 
 import pytest
 
 import spillway
 from hermes_ctx import StandInContext
+from conftest import install_fake_rtk
 
 FAKE_RTK = """#!/bin/sh
 # stand-in for `rtk rewrite <command>`: exit 0/3 print a rewrite, 1 = no rewrite, 2 = refused
@@ -25,12 +24,7 @@ esac
 
 @pytest.fixture
 def with_rtk(tmp_path, monkeypatch):
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    rtk = bin_dir / "rtk"
-    rtk.write_text(FAKE_RTK)
-    rtk.chmod(rtk.stat().st_mode | stat.S_IXUSR)
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    install_fake_rtk(tmp_path, monkeypatch, FAKE_RTK)
     monkeypatch.setenv("HERMES_HOME", str(tmp_path / "home"))
     ctx = StandInContext({"rtk_timeout_s": 0.5})
     spillway.register(ctx)
