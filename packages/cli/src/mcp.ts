@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { DisclosureMode } from '@spillway/core'
-import type { UpstreamSpec } from '@spillway/mcp'
+import type { HttpUpstreamType, UpstreamSpec } from '@spillway/mcp'
 import { EXIT, UsageError, write, type CliIO } from './io.js'
 import { openStore } from './store.js'
 
@@ -48,12 +48,6 @@ function headers(list: readonly string[] | undefined): Record<string, string> | 
     out[h.slice(0, i).trim()] = h.slice(i + 1).trim()
   }
   return out
-}
-
-/** `--transport http|streamable-http|sse` of `--url` (Claude Code's `claude mcp add --transport` words); unset: Streamable HTTP, falling back to SSE. */
-function urlTransport(v: string | undefined): 'http' | 'streamable-http' | 'sse' | undefined {
-  if (v === undefined || v === 'http' || v === 'streamable-http' || v === 'sse') return v
-  throw new UsageError(`--transport must be http, streamable-http or sse, got "${v}" (leave it out to try Streamable HTTP, then SSE)`)
 }
 
 /** `HOST:PORT` of `--listen` (loopback unless a host is given). */
@@ -114,7 +108,12 @@ export async function upstreamsOf(values: McpValues, positionals: string[]): Pro
     } catch {
       throw new UsageError(`--url must be an http(s) URL, got "${values.url}"`)
     }
-    const type = urlTransport(values.transport)
+    // `--transport` of `--url` (Claude Code's `claude mcp add --transport` words, the config file's types); unset: Streamable HTTP, falling back to SSE.
+    const { HTTP_UPSTREAM_TYPES } = await import('@spillway/mcp')
+    const type = values.transport as HttpUpstreamType | undefined
+    if (type !== undefined && !HTTP_UPSTREAM_TYPES.includes(type)) {
+      throw new UsageError(`--transport must be ${HTTP_UPSTREAM_TYPES.join(', ')}, got "${type}" (leave it out to try Streamable HTTP, then SSE)`)
+    }
     const h = headers(values.header)
     return [{ name: values.name ?? new URL(values.url).hostname, url: values.url, ...(type !== undefined ? { type } : {}), ...(h !== undefined ? { headers: h } : {}) }]
   }

@@ -57,10 +57,8 @@ class PendingCall:
     task_id: str = ""
     #: Blob id the terminal hook stored for this call, once it did.
     spilled: Optional[str] = None
-
-    @property
-    def command(self) -> str:
-        return self.commands[0]
+    #: Its key in the pending table (the tool call id, or a private key for an id-less call).
+    key: str = ""
 
 
 class TerminalCalls:
@@ -87,7 +85,7 @@ class TerminalCalls:
             now = time.monotonic()
             self._expire(now)
             key = call_id or f"\0id-less {next(self._keys)}"  # never a Hermes id
-            self._calls[key] = PendingCall(call_id, _text(session_id), [text], now, _text(task_id) or "")
+            self._calls[key] = PendingCall(call_id, _text(session_id), [text], now, _text(task_id) or "", key=key)
             while len(self._calls) > self._limit:
                 self._calls.pop(next(iter(self._calls)))
 
@@ -144,8 +142,7 @@ class TerminalCalls:
             call = self._find(call_id, _text(task_id) or "", text or "", newest=False)
             if call is None:
                 return None
-            for key in [k for k, c in self._calls.items() if c is call]:
-                del self._calls[key]
+            self._calls.pop(call.key, None)
         return call.spilled
 
     def __len__(self) -> int:

@@ -8,11 +8,11 @@ export interface HttpSession {
   readonly proxy: McpProxy
 }
 
-/** The sessions of one endpoint, with a cap and an idle time-out. */
+/** The sessions of one endpoint, with an idle time-out (the endpoint caps how many it opens). */
 export interface SessionTable {
   get(id: string): HttpSession | undefined
-  /** Adds a session, or returns `false` when the table is full. */
-  add(id: string, session: HttpSession): boolean
+  /** Adds a session. */
+  add(id: string, session: HttpSession): void
   /** Counts `res` as activity of session `id` until it closes: a session with an open response (a call in flight, an event stream) never expires. */
   track(id: string, res: ServerResponse): void
   /** Removes the session and closes its proxy (which stops its upstreams). */
@@ -27,15 +27,17 @@ interface Entry {
   timer: ReturnType<typeof setTimeout> | undefined
 }
 
+/** Whether sessions idle for `idleMs` expire: setTimeout fires at once for Infinity or anything past 2^31-1 ms, so those mean "never". */
+export const idleExpires = (idleMs: number): boolean => idleMs >= 0 && idleMs <= 2 ** 31 - 1
+
 /**
- * A session table: at most `max` sessions; one with no open response for `idleMs` is ended
+ * A session table: a session with no open response for `idleMs` is ended
  * (its proxy closed, its upstream processes stopped), as if the client had sent DELETE.
  * `Infinity` (or any value past 2^31-1 ms) disables the time-out.
  */
-export function createSessionTable(max: number, idleMs: number, onExpired: (id: string) => void = () => undefined): SessionTable {
+export function createSessionTable(idleMs: number, onExpired: (id: string) => void = () => undefined): SessionTable {
   const entries = new Map<string, Entry>()
-  // setTimeout fires at once for Infinity or anything past 2^31-1 ms: those mean "never".
-  const expires = idleMs >= 0 && idleMs <= 2 ** 31 - 1
+  const expires = idleExpires(idleMs)
   const arm = (id: string, e: Entry): void => {
     clearTimeout(e.timer)
     if (!expires) return
@@ -48,11 +50,9 @@ export function createSessionTable(max: number, idleMs: number, onExpired: (id: 
   const table: SessionTable = {
     get: (id) => entries.get(id)?.session,
     add(id, session) {
-      if (entries.size >= max) return false
       const e: Entry = { session, open: 0, timer: undefined }
       entries.set(id, e)
       arm(id, e)
-      return true
     },
     track(id, res) {
       const e = entries.get(id)

@@ -68,7 +68,7 @@ describe('rewriteToolResult', () => {
 describe('rewriteToolResult: the parts of one result share the budget', () => {
   const big = (tag: string, n: number) => Array.from({ length: n }, (_, i) => `${tag} line ${i} of the file`).join('\n')
   const resource = (uri: string, text: string) => ({ type: 'resource' as const, resource: { uri, mimeType: 'text/plain', text } })
-  const shaped = (budget: number): HandleFn => (tool, result, args, toolCallId, maxChars) => sw.handle({ tool, result, args, sessionId: 's1', toolCallId, ...(maxChars !== undefined ? { maxChars } : {}) })
+  const shared: HandleFn = (tool, result, args, toolCallId, maxChars) => sw.handle({ tool, result, args, sessionId: 's1', toolCallId, ...(maxChars !== undefined ? { maxChars } : {}) })
   const shown = (r: CallToolResult) =>
     r.content.reduce((n, b) => n + (b.type === 'text' ? b.text.length : b.type === 'resource' && 'text' in b.resource ? String(b.resource.text).length : 0), 0)
 
@@ -76,7 +76,7 @@ describe('rewriteToolResult: the parts of one result share the budget', () => {
     const parts = [big('text', 60), big('a', 60), big('b', 60), big('c', 60)] // ~1.4 K chars each, 2 K budget
     const r = await rewriteToolResult(
       { content: [{ type: 'text', text: parts[0]! }, resource('file:///a', parts[1]!), resource('file:///b', parts[2]!), resource('file:///c', parts[3]!)] },
-      'read_files', {}, '7', shaped(2_000), () => undefined, 2_000,
+      'read_files', {}, '7', shared, () => undefined, 2_000,
     )
     expect(parts.every((p) => p.length < 2_000)).toBe(true)
     expect(shown(r)).toBeLessThanOrEqual(2_000)
@@ -89,7 +89,7 @@ describe('rewriteToolResult: the parts of one result share the budget', () => {
   it('small parts keep their whole text; the large one gets what is left', async () => {
     const r = await rewriteToolResult(
       { content: [{ type: 'text', text: 'summary: 3 files' }, resource('file:///big', big('big', 3_000))] },
-      'read_files', {}, '8', shaped(2_000), () => undefined, 2_000,
+      'read_files', {}, '8', shared, () => undefined, 2_000,
     )
     expect((r.content[0] as { text: string }).text).toBe('summary: 3 files')
     expect(shown(r)).toBeLessThanOrEqual(2_000)

@@ -122,16 +122,15 @@ export async function rewriteToolResult(result: CallToolResult, tool: string, ar
     const source = textBlocks.length > 0 ? textBlocks.map((b) => b.text).join('\n') : structured !== undefined ? JSON.stringify(structured) : undefined
     const beside = structured !== undefined && textBlocks.length > 0 && !textIsStructured ? JSON.stringify(structured) : undefined
     const resources = content.filter(isTextResource).map((b) => b.resource.text)
-    // The parts share the budget, so what the host is sent adds up to it (each part alone fitting is not enough).
-    const sizes = [source, beside, ...resources].filter((t): t is string => t !== undefined).map((t) => t.length)
-    const shares: (number | undefined)[] = budget === undefined || sizes.length < 2 ? [] : shareBudget(sizes, budget)
-    const shareOf = (part: number): number | undefined => shares[part]
-    const besideAt = source !== undefined ? 1 : 0
-    const firstResource = besideAt + (beside !== undefined ? 1 : 0)
+    // The parts share the budget, so what the host is sent adds up to it (each part alone fitting
+    // is not enough). An absent part is size 0 (share 0), so part i is always at index i.
+    const parts = [source, beside, ...resources]
+    const present = parts.filter((t) => t !== undefined).length
+    const shares: (number | undefined)[] = budget === undefined || present < 2 ? [] : shareBudget(parts.map((t) => t?.length ?? 0), budget)
     let next = result
     let textSpilled = false
     if (source !== undefined) {
-      const h = await handle(tool, source, args, toolCallId, shareOf(0))
+      const h = await handle(tool, source, args, toolCallId, shares[0])
       if (h.changed) {
         textSpilled = true
         const blocks: ContentBlock[] = []
@@ -149,18 +148,17 @@ export async function rewriteToolResult(result: CallToolResult, tool: string, ar
     }
     // Structured content beside other text: it costs context on its own (hosts may show both).
     if (beside !== undefined && next.structuredContent !== undefined) {
-      const json = beside
-      const h = await handle(tool, json, args, `${toolCallId}:structured`, shareOf(besideAt))
+      const h = await handle(tool, beside, args, `${toolCallId}:structured`, shares[1])
       if (h.changed) {
         const blocks = [...(next.content ?? [])]
         // Text already excerpted (servers often send the same data both ways): link the JSON, do not excerpt it twice.
         if (!textSpilled) blocks.push({ type: 'text', text: h.content })
-        if (h.handle !== undefined) blocks.push(resourceLink(h.handle.id, tool, json, 'json'))
+        if (h.handle !== undefined) blocks.push(resourceLink(h.handle.id, tool, beside, 'json'))
         next = { ...next, content: blocks }
         delete next.structuredContent
       }
     }
-    return await rewriteEmbeddedResources(next, tool, args, toolCallId, handle, shares.slice(firstResource))
+    return await rewriteEmbeddedResources(next, tool, args, toolCallId, handle, shares.slice(2))
   } catch (err) {
     onWarning(`trimming the result of ${tool} failed, passing it unchanged: ${(err as Error).message}`)
     return result

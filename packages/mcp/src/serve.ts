@@ -5,7 +5,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
 import { httpAccess, LOOPBACK_HOSTS, refusal } from './http-access.js'
-import { createSessionTable } from './http-sessions.js'
+import { createSessionTable, idleExpires } from './http-sessions.js'
 import { DEFAULT_MAX_MESSAGE_BYTES, lineGuard } from './line-guard.js'
 import type { McpProxy } from './proxy.js'
 
@@ -120,7 +120,8 @@ export async function serveHttp(factory: ProxyFactory, options: HttpServeOptions
   const path = o.path
   const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES
   const access = httpAccess(o.host, o.allowedHosts, options.allowedOrigins)
-  const sessions = createSessionTable(o.maxSessions, o.sessionIdleMs, (id) => options.onWarning?.(`session ${id} ended after ${Math.round(o.sessionIdleMs / 1000)} s without activity; its upstreams were stopped`))
+  const idleS = Math.round(o.sessionIdleMs / 1000)
+  const sessions = createSessionTable(o.sessionIdleMs, (id) => options.onWarning?.(`session ${id} ended after ${idleS} s without activity; its upstreams were stopped`))
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (new URL(req.url ?? '/', 'http://x').pathname !== path) return void res.writeHead(404).end()
@@ -145,8 +146,8 @@ export async function serveHttp(factory: ProxyFactory, options: HttpServeOptions
     if (existing !== undefined) return existing.transport.handleRequest(req, res, parsed)
     if (!isInitializeRequest(parsed)) return jsonError(res, 400, 'spillway: no session: send initialize first, without an Mcp-Session-Id')
     if (sessions.size() >= o.maxSessions) {
-      const idle = Math.round(o.sessionIdleMs / 1000)
-      return jsonError(res, 503, `spillway: too many open sessions (${o.maxSessions}, the proxy's limit); end one (HTTP DELETE with its Mcp-Session-Id) or retry once idle sessions expired (${idle} s without activity)`, (parsed as { id?: unknown }).id ?? null)
+      const retry = idleExpires(o.sessionIdleMs) ? ` or retry once idle sessions expired (${idleS} s without activity)` : ''
+      return jsonError(res, 503, `spillway: too many open sessions (${o.maxSessions}, the proxy's limit); end one (HTTP DELETE with its Mcp-Session-Id)${retry}`, (parsed as { id?: unknown }).id ?? null)
     }
     const sessionId = randomUUID()
     const proxy = factory(sessionId)

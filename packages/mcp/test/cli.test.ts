@@ -37,7 +37,7 @@ describe('spillway mcp: usage', () => {
   it('refuses a --transport other than http, streamable-http or sse, and one without --url', async () => {
     const bad = await cli(['mcp', '--url', 'http://127.0.0.1:1/mcp', '--transport', 'websocket'])
     expect(bad.code).toBe(2)
-    expect(bad.err).toMatch(/--transport must be http, streamable-http or sse, got "websocket"/)
+    expect(bad.err).toMatch(/--transport must be http, streamable-http, sse, got "websocket"/)
     const alone = await cli(['mcp', '--transport', 'sse', '--', 'node', 'x.js'])
     expect(alone.code).toBe(2)
     expect(alone.err).toMatch(/--transport goes with --url/)

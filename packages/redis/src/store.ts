@@ -51,7 +51,7 @@ if a and tonumber(a) > tonumber(ARGV[1]) then return 0 end
 redis.call('DEL', KEYS[1], KEYS[2])
 return 1`
 
-// Moves the access time forward on a blob that exists (never creates one), refreshing its expiry.
+// Moves the access time to max(previous + 1, ARGV[1]) on a blob that exists (never creates one), refreshing its expiry: 1, or 0 when absent.
 const TOUCH = `
 local a = redis.call('HGET', KEYS[1], 'a')
 if not a then return 0 end

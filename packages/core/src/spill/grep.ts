@@ -110,9 +110,10 @@ async function findMatches(blob: BlobReader, p: GrepParams, monotonic: () => num
         const t = text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end)
         const off = start === 0 ? seg.col : 0
         // A piece of a very long line: `^`/`$` match only at the line's real start and end.
-        const inside = off > 0 || (nl === -1 && seg.open === true)
-        const m = inside && v.kind === 'regex' ? v.piece(off > 0, nl === -1 && seg.open === true) : v
-        if (inside) out.pieced = true
+        const startsInside = off > 0
+        const endsInside = nl === -1 && seg.open === true
+        if (startsInside || endsInside) out.pieced = true
+        const m = v.kind === 'regex' ? v.piece(startsInside, endsInside) : v
         if (m.test(t)) record(line, () => Math.max(0, m.indexIn(t)) + off)
         if (nl === -1) break
         start = nl + 1

@@ -118,7 +118,7 @@ export function compileMatcher(pattern: string, opts: MatcherOptions): PatternVe
   }
   const flags = ignoreCase ? RE2JS.CASE_INSENSITIVE : 0
   const pieces = new Map<number, LineMatcher>()
-  const whole: LineMatcher = { kind: 'regex', test: (line) => re.test(line), indexIn: (line) => (re.exec(line) as RegExpExecArray | null)?.index ?? -1 }
+  const whole = re2Matcher(re)
   return {
     ...whole,
     kind: 'regex',
@@ -127,13 +127,15 @@ export function compileMatcher(pattern: string, opts: MatcherOptions): PatternVe
       if (key === 0) return whole
       let m = pieces.get(key)
       if (m === undefined) {
-        const r = RE2JS.compile(RE2JS.translateRegExp(withoutAnchors(pattern, startsInside, endsInside)), flags)
-        pieces.set(key, (m = { kind: 'regex', test: (line) => r.test(line), indexIn: (line) => (r.exec(line) as RegExpExecArray | null)?.index ?? -1 }))
+        pieces.set(key, (m = re2Matcher(RE2JS.compile(RE2JS.translateRegExp(withoutAnchors(pattern, startsInside, endsInside)), flags))))
       }
       return m
     },
   }
 }
+
+/** A compiled RE2 pattern as a {@link LineMatcher}. */
+const re2Matcher = (r: RE2JS): LineMatcher => ({ kind: 'regex', test: (line) => r.test(line), indexIn: (line) => (r.exec(line) as RegExpExecArray | null)?.index ?? -1 })
 
 /** A class no char is in: what an anchor becomes where it cannot match. */
 const NOTHING = '[^\\s\\S]'
@@ -142,7 +144,7 @@ const NOTHING = '[^\\s\\S]'
  * `pattern` with its `^` (when `start`) and `$` (when `end`) anchors made unmatchable: escaped
  * chars and character classes (`[^a]`, `[$]`) are left as they are.
  */
-export function withoutAnchors(pattern: string, start: boolean, end: boolean): string {
+function withoutAnchors(pattern: string, start: boolean, end: boolean): string {
   let out = ''
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i]!

@@ -92,3 +92,21 @@ describe('the project frame in the excerpt (weigh.ts, middle.ts)', () => {
     expect(out.length).toBeLessThanOrEqual(3000)
   })
 })
+
+describe('only frames appFrames added are shown alone (middle.ts)', () => {
+  it('an indented compiler error with a path keeps the lines after it (it is not a stack frame)', () => {
+    const lines = [
+      ...noise(400),
+      "  src/lib/a.c:3:5: error: expected ';' before 'return'",
+      '    3 | int x = 1',
+      '      |          ^',
+      "      |          ;",
+      "  src/lib/a.c:2:1: note: in expansion of macro 'SET'",
+      ...noise(400, 401),
+    ]
+    const out = fitText(lines.join('\n'), 3_000, profile).text
+    expect(out).toContain("error: expected ';' before 'return'")
+    expect(out).toContain('3 | int x = 1')
+    expect(out).toContain('|          ^')
+  })
+})

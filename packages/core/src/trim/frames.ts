@@ -59,12 +59,11 @@ export function isDependencyPath(path: string): boolean {
 /**
  * The first project frame (see the module note) of each trace that starts within
  * {@link TRACE_GAP} lines after a salient line of score >= 2, as candidates with that line's
- * score, each inside `[from, to)` and not already salient. A location line under a diagnostic
+ * score, each inside `[from, to)` (the caller skips lines already salient). A location line under a diagnostic
  * (`  --> src/a.rs:12:5`) reads as a one-frame trace and is added the same way.
  */
 export function appFrames(text: string, salient: readonly SalientLine[], from: number, to: number): SalientLine[] {
   const out: SalientLine[] = []
-  const isSalient = new Set(salient.map((s) => s.line))
   let walked = -1 // offset up to which traces were walked
   for (const s of salient) {
     if (s.score < 2 || s.start < walked) continue
@@ -85,7 +84,7 @@ export function appFrames(text: string, salient: readonly SalientLine[], from: n
       if (path === undefined) break
       if (!found && !isDependencyPath(path)) {
         found = true
-        if (frame.start >= from && !isSalient.has(frame.n)) out.push({ line: frame.n, start: frame.start, end: frame.end, score: s.score })
+        if (frame.start >= from) out.push({ line: frame.n, start: frame.start, end: frame.end, score: s.score, frame: true })
       }
       frame = lineAt(text, frame.n + 1, nextStart(text, frame.start))
     }

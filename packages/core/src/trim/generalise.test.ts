@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest'
 import { fitText } from './fit.js'
 import { DEFAULT_PROFILES } from './profiles.js'
-import { endsWithSuccess, inCodeSpan, lineSalience, scanLines, startsWithSuccess } from './salient.js'
+import { inCodeSpan, lineSalience, scanLines } from './salient.js'
+import { endsWithSuccess, startsWithSuccess } from './verdict.js'
 
 const profile = DEFAULT_PROFILES.terminal!
 const noise = (n: number, from = 1): string[] => Array.from({ length: n }, (_, i) => `INFO step ${from + i} done`)

@@ -1,7 +1,6 @@
 import { lineAt, nextStart, prevStart, type Line } from './lines.js'
 import { GAP_MARKER_MAX } from './marker.js'
 import { familyMiddles } from './family.js'
-import { framePath } from './frames.js'
 import { afterTimestamp } from './shapes.js'
 import type { SalientLine } from './salient.js'
 import type { Profile } from './types.js'
@@ -220,7 +219,7 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
       for (const l of unit) body += text.slice(l.start, Math.min(l.end, l.start + profile.maxLineChars)).trim() + '\n'
       if (shownText.has(body)) continue
       // A stack frame (`frames.ts`: a trace's own project frame) is shown alone: its neighbours are more frames.
-      const frame = framePath(text, s.start, s.end) !== undefined
+      const frame = s.frame === true
       // In a crowded level, each line placed leaves the next one line less of context after it
       // (6, 5, 4, ... down to 1): the strongest keep their detail, and more distinct lines fit.
       const context = alone === undefined ? profile : { contextBefore: profile.contextBefore, contextAfter: Math.max(Math.min(CROWDED_MIN_AFTER, profile.contextAfter), profile.contextAfter - placed) }

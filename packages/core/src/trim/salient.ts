@@ -7,8 +7,6 @@
 import { isCrossMark, shapeScore } from './shapes.js'
 import { endsWithSuccess, startsWithSuccess } from './verdict.js'
 
-export { endsWithSuccess, startsWithSuccess } from './verdict.js'
-
 /** A salient line found by {@link scanLines}. `start`/`end` are char offsets (end excludes `\n`). */
 export interface SalientLine {
   line: number
@@ -24,6 +22,8 @@ export interface SalientLine {
    * paths masked) among this text's salient lines; lines with the same id look alike.
    */
   template?: number
+  /** Set by `appFrames`: a trace's own project frame added as a candidate (shown alone). */
+  frame?: boolean
 }
 
 /** Result of one pass over a text. */

@@ -50,9 +50,10 @@ export function isCrossMark(c: number): boolean {
 const has = (text: string, at: number, end: number, s: string): boolean => at + s.length <= end && text.startsWith(s, at)
 
 /** Trimmed end of `[at, end)` (trailing spaces and tabs dropped). */
-function trimmedEnd(text: string, at: number, end: number): number {
+/** `end` moved back over trailing spaces, tabs and `\r` of `text[at, end)`. */
+export function trimmedEnd(text: string, at: number, end: number): number {
   let e = end
-  while (e > at && (text.charCodeAt(e - 1) === 32 || text.charCodeAt(e - 1) === 9)) e--
+  for (let c = text.charCodeAt(e - 1); e > at && (c === 32 || c === 9 || c === 13); c = text.charCodeAt(e - 1)) e--
   return e
 }
 

@@ -14,7 +14,7 @@
  * Cost: reads a bounded prefix of the line and of the next few lines, char codes only, no regex.
  */
 import { lineAt, nextStart, type Line } from './lines.js'
-import { afterTimestamp } from './shapes.js'
+import { afterTimestamp, trimmedEnd } from './shapes.js'
 
 /** Most chars of a bare header's words (`Error:`, `1) Failure:`, `* What went wrong:`). */
 export const BARE_HEADER_CHARS = 24
@@ -37,13 +37,6 @@ function contentAt(text: string, start: number, end: number): number {
   const from = i
   while (i < end && i - from < 64 && isBlank(text.charCodeAt(i))) i++
   return i
-}
-
-/** End of `[from, end)` without trailing blanks. */
-function trimmedEnd(text: string, from: number, end: number): number {
-  let e = end
-  while (e > from && isBlank(text.charCodeAt(e - 1))) e--
-  return e
 }
 
 /**

@@ -69,14 +69,14 @@ export function startsWithSuccess(text: string, start: number, end: number): boo
   if (c === 0x2713 || c === 0x2714 || c === 0x221a) return isBlankCode(text.charCodeAt(i + 1))
   if (c === 111 /* o */) return text.charCodeAt(i + 1) === 107 /* k */ && isBlankCode(text.charCodeAt(i + 2))
   if (c === 80 /* P */) {
-    if (!sameCodes(text, i, 'PASS')) return false
-    const k = sameCodes(text, i, 'PASSED') ? i + 6 : i + 4
+    if (!text.startsWith('PASS', i)) return false
+    const k = text.startsWith('PASSED', i) ? i + 6 : i + 4
     return k < end && (isBlankCode(text.charCodeAt(k)) || text.charCodeAt(k) === 58)
   }
   if (c === 91 /* [ */) {
     let k = i + 1
     while (k < end && k - i < 12 && text.charCodeAt(k) === 32) k++
-    const word = sameCodes(text, k, 'OK') ? 2 : sameCodes(text, k, 'PASSED') ? 6 : 0
+    const word = text.startsWith('OK', k) ? 2 : text.startsWith('PASSED', k) ? 6 : 0
     if (word === 0) return false
     k += word
     while (k < end && k - i < 14 && text.charCodeAt(k) === 32) k++
@@ -87,8 +87,3 @@ export function startsWithSuccess(text: string, start: number, end: number): boo
 
 const isBlankCode = (c: number): boolean => c === 32 || c === 9
 
-/** True when `text` at `at` holds the chars of `word` (compared by char code, no allocation). */
-function sameCodes(text: string, at: number, word: string): boolean {
-  for (let k = 0; k < word.length; k++) if (text.charCodeAt(at + k) !== word.charCodeAt(k)) return false
-  return true
-}

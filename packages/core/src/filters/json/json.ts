@@ -239,10 +239,11 @@ function summarizeSampled(text: string, top: JsonTop, budget: number, headShare:
   }
   const { memo, parsed } = sampled
   // An object's entry `"key": value` parses as the one-key object {key: value}.
-  // An entry itself too costly to parse (the one entry of `{"data": [...1M items]}`), or past what
-  // the sample may parse in all ({@link SAMPLE_PARSE_CHARS}), is shown as a note from one scan,
-  // so the document is never parsed whole through its entries.
-  const parse = (i: number, value: string): boolean => value.length <= SMALL_ENTRY_CHARS || (parsed.has(i) && !tooCostlyToParse(value))
+  // An entry past what the sample may parse in all ({@link SAMPLE_PARSE_CHARS}; the one entry of
+  // `{"data": [...1M items]}` too) is shown as a note from one scan, so the document is never
+  // parsed whole through its entries. Small entries (also those past the sampled ends that the
+  // head and tail may show) always parse.
+  const parse = (i: number, value: string): boolean => value.length <= SMALL_ENTRY_CHARS || parsed.has(i)
   const at = (i: number): unknown => {
     if (!memo.has(i)) {
       const slice = text.slice(top.starts[i], top.ends[i])

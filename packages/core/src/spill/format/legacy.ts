@@ -8,9 +8,14 @@ const RAW = 0
 const DEFLATE = 1
 const HEAD = 4 + 32
 
+/** True when `head` (a value's first bytes, 3 or more) starts like a version-1 envelope: "SW" 0x01. */
+export function hasLegacyMagic(head: Uint8Array): boolean {
+  return head[0] === 0x53 && head[1] === 0x57 && head[2] === V1
+}
+
 /** True when the first bytes are those of a version-1 envelope. */
 export function isLegacyEnvelope(data: Uint8Array): boolean {
-  return data.length >= HEAD && data[0] === 0x53 && data[1] === 0x57 && data[2] === V1
+  return data.length >= HEAD && hasLegacyMagic(data)
 }
 
 /**

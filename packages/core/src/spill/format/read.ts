@@ -4,7 +4,7 @@ import { sha256Hex } from '../hash.js'
 import { codecOf } from './codec.js'
 import { KEY_ID_BYTES, SEAL_OVERHEAD, chunkAad, manifestAad, unseal, type BlobKeys } from './crypt.js'
 import { CHUNK_DEFLATE, HEADER_BYTES, decodeHeader, isChunkedBlob, parseManifest, type Manifest, type StreamInfo } from './layout.js'
-import { isLegacyEnvelope, openLegacyEnvelope } from './legacy.js'
+import { hasLegacyMagic, isLegacyEnvelope, openLegacyEnvelope } from './legacy.js'
 import { xxh, xxh64Hex } from './xxh.js'
 
 /** The store calls a reader uses: `getRange` when the store has it, else one `get`; the store's codec when it offers one. */
@@ -59,7 +59,7 @@ export async function openBlob(store: BlobSource, id: string, deriveBody: Derive
   const head = await read(0, HEADER_BYTES)
   if (head === undefined) return { status: 'absent' }
   if (!isChunkedBlob(head)) {
-    const v1 = head[0] === 0x53 && head[1] === 0x57 && head[2] === 1
+    const v1 = hasLegacyMagic(head)
     if (refuseClear && v1) return { status: 'locked', reason: 'plaintext' } // a version-1 blob: always clear
     // Neither format: judged on its first bytes, never read whole.
     if (!v1) return { status: 'damaged', reason: head.length === 0 ? 'it is empty' : 'it is not a blob' }

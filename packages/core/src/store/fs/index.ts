@@ -169,6 +169,9 @@ export function fsStore(options: FsStoreOptions): StorageAdapter {
     }
   }
 
+  /** A blob file's access time as `list` gives it: its mtime (moved by `touch`), never before its creation. */
+  const accessedAt = (h: { createdAt: number | undefined; mtimeMs: number }): number => Math.max(h.createdAt ?? 0, h.mtimeMs)
+
   const usage = fsUsage(dir, async (path, data, folder) => writeAtomic(path, data, folder))
 
   const removeBlob = async (id: string): Promise<void> => {
@@ -250,7 +253,7 @@ export function fsStore(options: FsStoreOptions): StorageAdapter {
         if (!isBlobId(id)) continue
         const h = await readHeader(join(dir, FOLDERS.blobs, id))
         // A damaged file is listed too (size and time from the file), so sweeps and the cap remove it.
-        if (h !== undefined) yield { id, bytes: h.bytes, createdAt: h.createdAt ?? h.mtimeMs, lastAccessAt: Math.max(h.createdAt ?? 0, h.mtimeMs) }
+        if (h !== undefined) yield { id, bytes: h.bytes, createdAt: h.createdAt ?? h.mtimeMs, lastAccessAt: accessedAt(h) }
       }
     },
     async deleteIfIdle(id: string, lastAccessAt: number): Promise<boolean> {
@@ -258,7 +261,7 @@ export function fsStore(options: FsStoreOptions): StorageAdapter {
       // since moves it forward. A touch landing between this stat and the unlink is not seen
       // (POSIX has no conditional unlink); the window is one syscall wide.
       const h = await readHeader(blobPath(dir, id))
-      if (h !== undefined && Math.max(h.createdAt ?? 0, h.mtimeMs) > lastAccessAt) return false
+      if (h !== undefined && accessedAt(h) > lastAccessAt) return false
       await removeBlob(id)
       return true
     },
@@ -267,7 +270,7 @@ export function fsStore(options: FsStoreOptions): StorageAdapter {
       const h = await readHeader(path)
       if (h === undefined) return false
       // Strictly later than the time `list` gave (see `StorageAdapter.touch`).
-      const s = Math.max(at, Math.max(h.createdAt ?? 0, h.mtimeMs) + 1) / 1000
+      const s = Math.max(at, accessedAt(h) + 1) / 1000
       return utimes(path, s, s).then(
         () => true,
         () => false,
