@@ -288,9 +288,11 @@ class SidecarClient:
             conn.ready.set()  # any reply, even an error object, proves the process answers
             return
         conn.forget(req_id)
+        # Counted before close() sets ``ready``: a caller woken by it must already see the
+        # back-off this failure may start, or it would spawn one process too many.
+        self._count_failed_start_of(conn)
         if conn.alive:
             conn.close(f"the sidecar did not answer its start ping within {self.start_timeout_s:g} s", kill=True)
-        self._count_failed_start_of(conn)
 
     def _after_failure(self, conn: _Connection) -> None:
         if not conn.replied:
