@@ -138,6 +138,8 @@ resources/read of the spillway:// URI) and, when deferral is on, the tool list.
                        comma-separated; default: origins on an allowed host)
   --max-sessions N     with --listen: sessions open at once (default 32; each has its own
                        upstream processes)
+  --session-idle S     with --listen: seconds without activity after which a session ends and
+                       its upstreams stop (default 1800), or never
   --max-chars N        budget of one tool result as the model sees it, in chars
   --context-window N   model window in tokens: derives the budget, and the --defer auto gate
   --defer auto|on|off  hide the tool list behind tool_search/tool_describe/tool_call

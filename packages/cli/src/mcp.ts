@@ -17,6 +17,7 @@ export const MCP_OPTIONS = {
   'allowed-hosts': { type: 'string' },
   'allowed-origins': { type: 'string' },
   'max-sessions': { type: 'string' },
+  'session-idle': { type: 'string' },
   dir: { type: 'string' },
   store: { type: 'string' },
   'max-chars': { type: 'string' },
@@ -58,17 +59,24 @@ export function parseListen(v: string): { host: string; port: number } {
   return { host: (m[1] ?? '127.0.0.1').replace(/^\[|\]$/g, ''), port }
 }
 
-/** `--allowed-hosts a,b`, `--allowed-origins o1,o2` and `--max-sessions N` of `--listen` (the HTTP endpoint's guards). */
-export function httpGuardOf(values: McpValues, listening: boolean): { allowedHosts?: string[]; allowedOrigins?: string[]; maxSessions?: number } {
+/** `--allowed-hosts a,b`, `--allowed-origins o1,o2`, `--max-sessions N` and `--session-idle S` of `--listen` (the HTTP endpoint's guards). */
+export function httpGuardOf(values: McpValues, listening: boolean): { allowedHosts?: string[]; allowedOrigins?: string[]; maxSessions?: number; sessionIdleMs?: number } {
   const list = (v: string | undefined): string[] | undefined => v?.split(',').map((s) => s.trim()).filter((s) => s !== '')
   const hosts = list(values['allowed-hosts'])
   const origins = list(values['allowed-origins'])
   const maxSessions = positiveInt(values['max-sessions'], 'max-sessions')
-  if (!listening && (hosts !== undefined || origins !== undefined || maxSessions !== undefined)) throw new UsageError('--allowed-hosts, --allowed-origins and --max-sessions go with --listen')
+  const idle = values['session-idle']
+  // Seconds, or `never`; at most 24 days (a timer's 2^31-1 ms limit: past it, it would fire at once).
+  const idleS = idle === undefined || idle === 'never' ? undefined : positiveInt(idle, 'session-idle')
+  if (idleS !== undefined && idleS * 1000 > 2 ** 31 - 1) throw new UsageError(`--session-idle must be at most ${Math.floor((2 ** 31 - 1) / 1000)} seconds, or never; got "${idle}"`)
+  const sessionIdleMs = idle === 'never' ? Infinity : idleS !== undefined ? idleS * 1000 : undefined
+  if (!listening && (hosts !== undefined || origins !== undefined || maxSessions !== undefined || idle !== undefined)) {
+    throw new UsageError('--allowed-hosts, --allowed-origins, --max-sessions and --session-idle go with --listen')
+  }
   for (const o of origins ?? []) {
     if (!/^https?:\/\/[^/\s]+$/.test(o)) throw new UsageError(`--allowed-origins takes origins like https://app.example:8443 (scheme, host, optional port; no path), got "${o}"`)
   }
-  return { ...(hosts !== undefined ? { allowedHosts: hosts } : {}), ...(origins !== undefined ? { allowedOrigins: origins } : {}), ...(maxSessions !== undefined ? { maxSessions } : {}) }
+  return { ...(hosts !== undefined ? { allowedHosts: hosts } : {}), ...(origins !== undefined ? { allowedOrigins: origins } : {}), ...(maxSessions !== undefined ? { maxSessions } : {}), ...(sessionIdleMs !== undefined ? { sessionIdleMs } : {}) }
 }
 
 /** `--profile TOOL=PROFILE` (repeatable): the trim profile of an exposed tool (`github__get_file_contents=read_file`). */

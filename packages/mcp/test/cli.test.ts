@@ -54,12 +54,24 @@ describe('spillway mcp: usage', () => {
     expect((await cli(['mcp', '--listen', '0', '--max-sessions', '0', '--', 'node', 'x.js'])).err).toMatch(/--max-sessions must be an integer >= 1/)
     expect((await cli(['mcp', '--help'])).out).toContain('--allowed-hosts')
   })
+
+  it('takes --session-idle SECONDS or never with --listen only, and refuses 0 and values past a timer\'s range', async () => {
+    const alone = await cli(['mcp', '--session-idle', '60', '--', 'node', 'x.js'])
+    expect(alone.code).toBe(2)
+    expect(alone.err).toMatch(/--session-idle go with --listen/)
+    expect((await cli(['mcp', '--listen', '0', '--session-idle', '0', '--', 'node', 'x.js'])).err).toMatch(/--session-idle must be an integer >= 1/)
+    expect((await cli(['mcp', '--listen', '0', '--session-idle', 'soon', '--', 'node', 'x.js'])).err).toMatch(/--session-idle must be an integer >= 1/)
+    const far = await cli(['mcp', '--listen', '0', '--session-idle', '2147484', '--', 'node', 'x.js'])
+    expect(far.code).toBe(2)
+    expect(far.err).toMatch(/--session-idle must be at most 2147483 seconds, or never/)
+    expect((await cli(['mcp', '--help'])).out).toContain('--session-idle')
+  })
 })
 
 describe('spillway mcp --listen', () => {
   it('serves Streamable HTTP on a loopback port and stops with its upstreams on SIGINT', async () => {
     const store = tempDir('listen')
-    const child = spawn(process.execPath, proxyArgs(['--dir', store.dir, '--listen', '127.0.0.1:0', '--allowed-hosts', 'mcp.internal,localhost', '--', process.execPath, EVERYTHING]), { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] })
+    const child = spawn(process.execPath, proxyArgs(['--dir', store.dir, '--listen', '127.0.0.1:0', '--allowed-hosts', 'mcp.internal,localhost', '--session-idle', '1', '--', process.execPath, EVERYTHING]), { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] })
     let err = ''
     child.stderr.on('data', (d: Buffer) => void (err += d.toString()))
     try {
@@ -78,6 +90,25 @@ describe('spillway mcp --listen', () => {
         })
       expect(await status(`attacker.example:${port}`)).toBe(403)
       expect(await status(`mcp.internal:${port}`)).toBe(400) // accepted by the guard; a ping without a session is a 400
+      // --session-idle 1: a bare initialize left behind (no event stream) ends after a second; its
+      // id then gets 404. The connected client above holds its stream open and keeps its session.
+      const post = (body: unknown, session?: string) =>
+        new Promise<{ status: number; session: string | undefined }>((resolve, reject) => {
+          const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
+          if (session !== undefined) Object.assign(headers, { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' })
+          const q = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers }, (res) => {
+            res.resume()
+            resolve({ status: res.statusCode ?? 0, session: res.headers['mcp-session-id'] as string | undefined })
+          })
+          q.on('error', reject)
+          q.end(JSON.stringify(body))
+        })
+      const bare = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bare', version: '1' } } })
+      expect(bare.status).toBe(200)
+      expect(bare.session).toBeDefined()
+      expect(await waitFor(() => err.includes(`session ${bare.session} ended after 1 s without activity`), 15_000)).toBe(true)
+      expect((await post({ jsonrpc: '2.0', id: 2, method: 'ping' }, bare.session)).status).toBe(404)
+      expect(textOf(await client.callTool({ name: 'echo', arguments: { message: 'still here' } }))).toBe('Echo: still here')
       // The upstream everything server: a child of the proxy (node spawns it directly).
       const kids = execFileSync('pgrep', ['-P', String(child.pid)]).toString().trim().split('\n').map(Number)
       expect(kids.length).toBeGreaterThan(0)
