@@ -251,12 +251,12 @@ export function inCodeSpan(text: string, at: number, start: number): boolean {
 
 /** Per first char (< 128): 1 when a line starting with it may have a runner shape, 2 for a digit. */
 const SHAPE_FIRST = new Uint8Array(128)
-for (const ch of '_E-*rc \t') SHAPE_FIRST[ch.charCodeAt(0)] = 1
+for (const ch of '_E-*rc \t{') SHAPE_FIRST[ch.charCodeAt(0)] = 1
 for (let d = 48; d <= 57; d++) SHAPE_FIRST[d] = 2
 
 /**
  * True when the line at `start` may have a runner shape ({@link shapeScore}): it starts with one
- * of `_ E ● - * r c`, a cross mark (`× ✕ ✖ ✗ ✘ ❌`), a private-use glyph (Swift Testing's),
+ * of `_ E ● - * r c {`, a cross mark (`× ✕ ✖ ✗ ✘ ❌`), a private-use glyph (Swift Testing's),
  * indentation, a GitHub Actions timestamp or `1) `. Most lines fail these
  * char-code tests and cost nothing more.
  */

@@ -25,6 +25,11 @@ const NO_KEYWORD: Array<[string, string, number]> = [
   ['AVA failed test', '  ✘ parser › parses an empty document', 3],
   ['Swift Testing issue', '\u{100884}  Test "Parser handles an empty document" recorded an issue with 1 argument input → "struct S {', 3],
   ['GitHub Actions timestamp', '2024-03-01T10:11:12.1234567Z ---- parser::tests::parses_empty stdout ----', 3],
+  ['go test t.Error message', '    parser_test.go:42: got 3 tokens, want 2', 3],
+  ['go test t.Error message, tab', '\tparser_test.go:42: got 3 tokens, want 2', 3],
+  ['go test t.Error in a subtest', '        parser_test.go:42: unexpected token "}"', 3],
+  ['go test -json t.Error', '{"Time":"2024-03-01T10:11:12.123Z","Action":"output","Package":"example.com/widget/parser","Test":"TestParseEmpty","Output":"    parser_test.go:42: got 3 tokens, want 2\\n"}', 3],
+  ['go test -json, another shape inside', '{"Time":"2024-03-01T10:11:12.123Z","Action":"output","Package":"example.com/widget/parser","Test":"TestParse","Output":"    ---- parser::tests::x stdout ----\\n"}', 3],
 ]
 
 const NOT_SHAPES = [
@@ -53,6 +58,18 @@ const NOT_SHAPES = [
   '2024-03-01T10:11:12.1234567Z all good',
   '  ● Console',
   '12:00:01 building',
+  // go test: only an indented `_test.go:N: ` location is a t.Error message
+  'parser_test.go:42: got 3 tokens, want 2',
+  '    parser.go:42: got 3 tokens, want 2',
+  '    parser_test.go: no line',
+  '    parser_test.go:42 no colon after the line',
+  '    _test.go:42: too short a name',
+  '    ErrorHandler_test.gone:12: not go',
+  '{"Time":"2024-03-01T10:11:12.123Z","Action":"output","Package":"example.com/widget/parser","Test":"TestParse","Output":"=== RUN   TestParse\\n"}',
+  '{"Time":"2024-03-01T10:11:12.123Z","Action":"pass","Package":"example.com/widget/parser","Test":"TestParse","Elapsed":0}',
+  '{"level":"info","msg":"    parser_test.go:42: not in an Output field"}',
+  '{"Output":"{\\"Output\\":\\"    a_test.go:1: nested\\"}"}',
+  '{' + ' '.repeat(500) + '"Output":"    parser_test.go:42: past the probe\\n"}',
 ]
 
 describe('runner shapes without a keyword (shapes.ts)', () => {
@@ -70,7 +87,7 @@ describe('runner shapes without a keyword (shapes.ts)', () => {
 
   it('reads a bounded prefix, never throws, agrees with lineSalience on any line', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 300 }), fc.constantFrom('', '___ ', 'E   ', '  ● ', '---- ', 'rspec ./', 'rails test ', '\u{100884}  Test "', '1) ', '2024-03-01T10:11:12.1Z '), (s, prefix) => {
+      fc.property(fc.string({ maxLength: 300 }), fc.constantFrom('', '___ ', 'E   ', '  ● ', '---- ', 'rspec ./', 'rails test ', '\u{100884}  Test "', '1) ', '2024-03-01T10:11:12.1Z ', '    a_test.go:', '{"Output":"', '{"Output":"    a_test.go:1: '), (s, prefix) => {
         const line = (prefix + s).replace(/[\r\n]/g, ' ')
         const score = shapeScore(line, 0, line.length)
         expect([0, 2, 3]).toContain(score)

@@ -17,10 +17,13 @@
  * | Cucumber | `cucumber features/x.feature:12 # Scenario: y` (a failing scenario) | 3 |
  * | Vitest, Jest, node:test, AVA | `× a.test.ts > suite > test 5ms`, `✕ test`, `✖ test`, `✘ test` (a failed test's mark) | 3 |
  * | Swift Testing | `􀢄  Test "name" recorded an issue at a.swift:3:5: ...` (after its status glyph) | 3 |
+ * | go test | `    a_test.go:12: got 1, want 2` (t.Error's message: an indented `_test.go:N:` location) | 3 |
+ * | go test -json | `{"Time":...,"Output":"--- FAIL: ..."}`: the `Output` field judged as a line (above) | as its text |
  *
  * Cost: a switch on one char code per line (after a GitHub Actions timestamp and at most 8
- * spaces of indentation); only lines starting with one of `_ E ● - * r c` or a digit read a few
- * more chars, and never past a bounded prefix. No regex.
+ * spaces of indentation); only lines starting with one of `_ E ● - * r c {` or a digit, and
+ * indented lines (their first token, for go test's location), read a few more chars, and never
+ * past a bounded prefix (a JSON line: {@link JSON_PROBE} chars for its `Output` field). No regex.
  */
 
 /** Chars of indentation skipped before the first char is looked at. */
@@ -61,14 +64,19 @@ export function trimmedEnd(text: string, at: number, end: number): number {
  * Salience of the line `[start, end)` of `text` by its runner shape alone: 0 (no shape), 2 or 3
  * (see the module's table). Reads at most {@link PROBE} chars of it.
  */
-export function shapeScore(text: string, start: number, end: number): number {
+export function shapeScore(text: string, start: number, end: number, inJson = false): number {
   let i = afterTimestamp(text, start, end)
   const lineStart = i
   const stop = Math.min(end, i + PROBE)
   while (i < stop && i - lineStart < MAX_INDENT && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++
   if (i >= stop) return 0
   const c = text.charCodeAt(i)
+  // go test: `    a_test.go:12: got 1, want 2` (t.Error's message, indented under its test)
+  if (i > lineStart && isLetterOrDigit(c) && goTestMessage(text, i, stop)) return 3
   switch (c) {
+    case 123:
+      // A JSON event per line (`go test -json`): the shape of its `Output` field
+      return inJson ? 0 : jsonOutputShape(text, i, end)
     case 95: {
       // pytest: ____ name ____ (at least 3 underscores each side, a name between)
       if (!has(text, i, stop, '___')) return 0
@@ -110,6 +118,35 @@ export function shapeScore(text: string, start: number, end: number): number {
       if (c >= 0xdb80 && c <= 0xdbff) return issueRecorded(text, i + 2, stop)
       return 0
   }
+}
+
+const isLetterOrDigit = (c: number): boolean => isDigit(c) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90)
+
+/** True when the token at `at` is a Go test file's location: `name_test.go:<digits>:` then a space. */
+function goTestMessage(text: string, at: number, stop: number): boolean {
+  let j = at
+  while (j < stop && text.charCodeAt(j) !== 32 && text.charCodeAt(j) !== 58) j++
+  if (j - at < 9 || text.charCodeAt(j) !== 58 || !text.startsWith('_test.go', j - 8)) return false
+  let k = j + 1
+  while (k < stop && isDigit(text.charCodeAt(k))) k++
+  return k > j + 1 && text.charCodeAt(k) === 58 && text.charCodeAt(k + 1) === 32
+}
+
+/** Chars of a JSON line searched for its `"Output":"` field (go test -json puts it after Time, Action, Package, Test). */
+const JSON_PROBE = 400
+const OUTPUT_FIELD = '"Output":"'
+
+/**
+ * The shape of a JSON event line's `Output` field (`go test -json`, `{"Time":...,"Output":"--- FAIL: TestX\n"}`):
+ * the field's text judged as a line of its own, up to its escaped newline. Reads at most
+ * {@link JSON_PROBE} + {@link PROBE} chars.
+ */
+function jsonOutputShape(text: string, at: number, end: number): number {
+  const field = text.slice(at, Math.min(end, at + JSON_PROBE)).indexOf(OUTPUT_FIELD)
+  if (field === -1) return 0
+  const from = at + field + OUTPUT_FIELD.length
+  const newline = text.slice(from, Math.min(end, from + PROBE)).indexOf('\\n')
+  return shapeScore(text, from, newline === -1 ? Math.min(end, from + PROBE) : from + newline, true)
 }
 
 /**

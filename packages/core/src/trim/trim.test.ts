@@ -169,3 +169,32 @@ describe('trimResult after a filter that moves lines', () => {
     expect(out.omittedExact).toBe(false)
   })
 })
+
+describe('terminal excerpts of long failure lines', () => {
+  // 30 failing tests, each one 420-char line (name and message first, then a long dump), among
+  // progress noise: more of them fit when each long line shows its first 240 chars.
+  const failure = (i: number): string => `FAIL tests/unit/case_${i}.test.ts > parser > case ${i}: expected value ${i} but got ${i + 1} ` + `{"input":"${'x'.repeat(330)}"}`
+  const lines: string[] = []
+  for (let i = 0; i < 30; i++) lines.push(...Array.from({ length: 20 }, (_, k) => `progress ${i}.${k} ok`), failure(i))
+  const text = [...lines, 'Tests: 30 failed, 570 passed'].join('\n')
+  const shown = (out: string): number => Array.from({ length: 30 }, (_, i) => i).filter((i) => out.includes(`case ${i}: expected value ${i}`)).length
+
+  it('cuts a long line of the middle at 240 chars, saying how many chars it left out', () => {
+    const out = trimResult(text, { tool: 'terminal', maxChars: 8000 }).text
+    expect(out.length).toBeLessThanOrEqual(8000)
+    // Middle lines (numbered `N: `); the tail is shown as is.
+    const kept = out.split('\n').filter((l) => /^\d+: FAIL tests\/unit/.test(l))
+    expect(kept.length).toBeGreaterThan(0)
+    for (const l of kept) {
+      expect(l.replace(/^\d+: /, '').length).toBeLessThanOrEqual(240)
+      expect(l).toMatch(/… \[\+\d+ chars\]$/)
+    }
+  })
+
+  it('shows more distinct failures than 400-char lines would', () => {
+    const at240 = shown(trimResult(text, { tool: 'terminal', maxChars: 8000 }).text)
+    const at400 = shown(trimResult(text, { tool: 'terminal', maxChars: 8000, profiles: { terminal: { maxLineChars: 400 } } }).text)
+    expect(at400).toBeGreaterThan(0)
+    expect(at240).toBeGreaterThan(at400)
+  })
+})

@@ -33,7 +33,7 @@ export interface Profile {
   /** Lines of context kept before (`contextBefore`, default 1) and after (`contextAfter`, default 4) each salient line, 0..10. */
   contextBefore: number
   contextAfter: number
-  /** A kept middle line longer than this is cut, with the count of chars left out. @default 400 */
+  /** A kept middle line longer than this is cut, with the count of chars left out. @default 400 (the `terminal` profile: 240) */
   maxLineChars: number
   /**
    * Lossless filters (`ansi`, `blank`, `dedup-exact`) that run even when the result fits the
