@@ -5,6 +5,7 @@ import { afterTimestamp } from './shapes.js'
 import type { SalientLine } from './salient.js'
 import type { Profile } from './types.js'
 import { unitAfter } from './unit.js'
+import { startsWithSuccess } from './verdict.js'
 
 /** Lines kept from the middle, ascending, and the chars they cost (with their gap markers). */
 export interface Picked {
@@ -37,20 +38,33 @@ function isContinuation(text: string, l: Line): boolean {
   return head.startsWith('at ') || head.startsWith('Caused by') || head.startsWith('...')
 }
 
-/** A salient line with `contextBefore` lines above and `contextAfter` below, inside the middle. */
+/**
+ * True when the line starts with a runner's pass verdict (`✓ test`, `PASS`, `[       OK ]`, `ok`):
+ * another test that passed, which ends a failure's context (it is not this failure's detail).
+ */
+const passed = (text: string, l: Line): boolean => l.end > l.start && startsWithSuccess(text, l.start, l.end)
+
+/**
+ * A salient line with `contextBefore` lines above and `contextAfter` below, inside the middle,
+ * each side ending before a line that starts with a pass verdict ({@link passed}).
+ */
 function contextAround(text: string, s: SalientLine, headEnd: number, tailStart: number, profile: Pick<Profile, 'contextBefore' | 'contextAfter'>): Line[] {
   const lines: Line[] = [{ n: s.line, start: s.start, end: s.end }]
   let start = s.start
   for (let i = 1; i <= profile.contextBefore && start > headEnd; i++) {
     start = prevStart(text, start)
     if (start < headEnd) break
-    lines.unshift(lineAt(text, s.line - i, start))
+    const l = lineAt(text, s.line - i, start)
+    if (passed(text, l)) break
+    lines.unshift(l)
   }
   let next = nextStart(text, s.start)
   for (let i = 1; i <= profile.contextAfter && next < tailStart; i++) {
     const after = nextStart(text, next)
     if (after > tailStart) break
-    lines.push(lineAt(text, s.line + i, next))
+    const l = lineAt(text, s.line + i, next)
+    if (passed(text, l)) break
+    lines.push(l)
     next = after
   }
   return lines
@@ -153,7 +167,7 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
     for (let k = n + 1; unit.length < MAX_UNIT_LINES && at < tailStart && !chosen.has(k); k++) {
       const after = nextStart(text, at)
       const l = lineAt(text, k, at)
-      if (after > tailStart || !isContinuation(text, l)) break
+      if (after > tailStart || !isContinuation(text, l) || passed(text, l)) break
       unit.push(l)
       at = after
     }

@@ -8,7 +8,7 @@
  * Shapes covered: JUnit/Maven Surefire, Gradle, javac, pytest, unittest, go test (also inside
  * `go test -json` lines), cargo test, Jest, Vitest, Mocha, PHPUnit, RSpec, minitest, Cucumber,
  * xcodebuild/XCTest, Swift Testing, clang/Swift diagnostics, .NET (`dotnet test`/VSTest/MSBuild), CTest, TAP
- * (tape, node-tap, prove, bats).
+ * (tape, node-tap, prove, bats), Dart/Flutter's compact reporter, GNU make's recipe failure, kotlinc.
  */
 
 /** What a line is to its test runner. */
@@ -73,6 +73,7 @@ const FAILURE: readonly RegExp[] = [
   /^\d+\/\d+ Test +#\d+: .*\*\*\*(?:Failed|Exception)/, // CTest
   /^\S+:\d+: error: -\[\S+ \S+\] : /, // XCTest assertion: path:line: error: -[Class test] : XCTAssert...
   /^\S+:\d+:\d+: (?:fatal )?error: /, // clang, Swift, gcc diagnostic
+  /^e: (?:file:\/|\/|[A-Za-z]:\\)/, // kotlinc: e: file:///src/A.kt:12:5 Type mismatch
   /^\S+\.java:\[\d+,\d+\] /, // javac through Maven: /path/A.java:[12,5] cannot find symbol
   /^\S+\(\d+,\d+\): error [A-Z]+\d+: /, // MSBuild / .NET: File.cs(12,5): error CS0103:
   /^error [A-Z]{2,}\d{3,}: /, // .NET: error CS0103:
@@ -85,6 +86,8 @@ const FAILURE: readonly RegExp[] = [
   /^cucumber \S+:\d+/, // Cucumber failing scenario
   /^not ok \d+ /, // TAP (tape, node-tap, prove, bats): not ok 8 test name
   /^Test "[^"]*" (?:recorded an issue|failed after)/, // Swift Testing (after its status glyph)
+  /^\d\d:\d\d \+\d+.* \[E\]$/, // Dart / Flutter compact reporter: 00:01 +3 -1: test name [E]
+  /^g?make(?:\[\d+\])?: \*\*\* /, // GNU make: make[1]: *** [Makefile:12: all] Error 2
 ]
 
 // One anchored alternation per shape: a line is tested twice, not once per pattern.

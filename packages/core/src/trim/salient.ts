@@ -4,7 +4,7 @@
  * Found in one linear pass with a literal alternation (no backtracking risk), plus a runner's
  * shape at the line start for failure lines without a keyword (`shapes.ts`).
  */
-import { isCrossMark, shapeScore } from './shapes.js'
+import { isCompactProgress, isCrossMark, shapeScore } from './shapes.js'
 import { endsWithSuccess, startsWithSuccess } from './verdict.js'
 
 /** A salient line found by {@link scanLines}. `start`/`end` are char offsets (end excludes `\n`). */
@@ -106,7 +106,8 @@ function hitScore(low: string, orig: string, at: number, word: string, atStart: 
   if (at > 0 && isLetter(low.charCodeAt(at - 1)) && !GLUED.has(word)) return 0
   // A compiler diagnostic with a location (`src/a.hs:94:10: Warning:`, `a.c:3: warning:`) is
   // about the code being built, not a log level: it weighs as a failure line.
-  const base = word === 'warn' && afterLocation(low, at) ? 2 : WEIGHT[word] ?? 1
+  const located = afterLocation(low, at)
+  const base = word === 'warn' && (located || codeFollows(orig, end)) ? 2 : WEIGHT[word] ?? 1
   if (word === 'exit code' || word === 'exit status' || word === 'exited with') {
     // "exit code 0" / "exited with code 0" is success.
     let s = end
@@ -129,21 +130,63 @@ function hitScore(low: string, orig: string, at: number, word: string, atStart: 
     low.charCodeAt(end) === 58 /* : */ ||
     low.charCodeAt(end) === 93 /* ] */ ||
     low.charCodeAt(end) === 91 /* [ */ ||
+    (word !== 'warn' && (located || codeFollows(orig, end))) ||
     (at > 0 && isLetter(low.charCodeAt(at - 1)) && (word === 'error' || word === 'exception') && low.charCodeAt(end) === 58)
   if (verdict) return base + 1
   // A mere mention ("the error message", "Control.Exception") weighs less than a verdict.
   return word === 'error' || word === 'exception' ? base - 1 : base
 }
 
-/** True when `low` has `:<digits>:` (optionally `:<digits>:<digits>:`) and spaces just before `at`. */
-function afterLocation(low: string, at: number): boolean {
+/**
+ * True when the hit at `at` of `low` follows a source location, as a compiler's or a linter's
+ * diagnostic does: `a.c:3:` or `a.c:3:5:` (gcc, clang, GHC, mypy, javac), `a.ts(12,5):` or
+ * `x.c(12):` (tsc, MSBuild, MSVC), `a.ts:12:5 -` (tsc's pretty output), or a `12:5` column pair
+ * after a space and before two spaces (ESLint's and stylelint's stylish format). A clock time
+ * (`12:00:01 warn`) is none of these. Reads back from `at` only as far as the location goes.
+ */
+export function afterLocation(low: string, at: number): boolean {
   let i = at - 1
   while (i >= 0 && low.charCodeAt(i) === 32) i--
-  if (low.charCodeAt(i) !== 58) return false
+  const spaces = at - 1 - i
+  // tsc --pretty: `a.ts:12:5 - error`
+  const dash = spaces > 0 && low.charCodeAt(i) === 45 && low.charCodeAt(i - 1) === 32
+  if (dash) {
+    i -= 2
+    while (i >= 0 && low.charCodeAt(i) === 32) i--
+  }
+  const colon = !dash && low.charCodeAt(i) === 58
+  if (colon) i--
+  if (colon && low.charCodeAt(i) === 41 /* ) */) {
+    // (12,5): or (12):
+    let j = i - 1
+    while (j >= 0 && i - j < 16 && (isDigit(low.charCodeAt(j)) || low.charCodeAt(j) === 44)) j--
+    return low.charCodeAt(j) === 40 && isDigit(low.charCodeAt(j + 1)) && j > 0 && low.charCodeAt(j - 1) !== 32
+  }
   const end = i
+  while (i >= 0 && isDigit(low.charCodeAt(i))) i--
+  if (i === end || low.charCodeAt(i) !== 58) return false
+  if (colon || dash) return i > 0
+  // ESLint: `  12:5  error  'x' is not defined  no-undef`
+  if (spaces < 2) return false
+  const col = i
   i--
   while (i >= 0 && isDigit(low.charCodeAt(i))) i--
-  return i < end - 1 && low.charCodeAt(i) === 58 && i > 0
+  return i < col - 1 && (low.charCodeAt(i) === 32 || low.charCodeAt(i) === 9)
+}
+
+/**
+ * True when a diagnostic's code follows the word ending at `end` of `orig`: a space, 1-6 capitals,
+ * 2-6 digits and a colon (`error TS2322:`, `error CS0103:`, `warning C4996:`, `error LNK2019:`).
+ */
+function codeFollows(orig: string, end: number): boolean {
+  if (orig.charCodeAt(end) !== 32) return false
+  let i = end + 1
+  while (i < orig.length && i - end <= 6 && orig.charCodeAt(i) >= 65 && orig.charCodeAt(i) <= 90) i++
+  const letters = i - end - 1
+  if (letters < 1 || letters > 6) return false
+  const d = i
+  while (i < orig.length && i - d <= 6 && isDigit(orig.charCodeAt(i))) i++
+  return i - d >= 2 && i - d <= 6 && orig.charCodeAt(i) === 58
 }
 
 /** Offset of the first meaningful char: after indentation, ANSI codes, `[`, `>`, `*`, `-`, `E ` etc. */
@@ -221,9 +264,12 @@ export function salienceRules(line: string): string[] {
   return [...out]
 }
 
+/** Chars before a hit read (for its location, {@link afterLocation}, and its context). */
+const LOCATION_PROBE = 24
+
 /** Score of the hit `word` at offset `at` of `text`, reading only a small window around it. */
 function scoreAt(text: string, at: number, word: string, start: number, end: number): number {
-  const from = Math.max(start, at - 8)
+  const from = Math.max(start, at - LOCATION_PROBE)
   const orig = text.slice(from, Math.min(end, at + word.length + 24))
   const atStart = at - start <= 64 && contentStartIn(text, start, at + 1) >= at - start
   return quoted(hitScore(orig.toLowerCase(), orig, at - from, word.toLowerCase(), atStart), text, at, start)
@@ -231,7 +277,28 @@ function scoreAt(text: string, at: number, word: string, start: number, end: num
 
 /** `score` less one when the hit at `at` is inside a code span (see {@link inCodeSpan}): quoted code is a mention. */
 function quoted(score: number, text: string, at: number, start: number): number {
-  return score > 0 && inCodeSpan(text, at, start) ? score - 1 : score
+  if (score === 0) return 0
+  if (inUrl(text, at, start)) return 0
+  return inCodeSpan(text, at, start) ? score - 1 : score
+}
+
+/** Chars before a hit searched for the `://` of the URL it may sit in. */
+const URL_PROBE = 200
+
+/**
+ * True when the hit at `at` sits inside a URL (`https://repo/org/fail-fast/1.0/fail-fast-1.0.jar`,
+ * `https://host/exception-handler.jar`): the token around it, back to a blank, a quote or a
+ * bracket (at most {@link URL_PROBE} chars), holds `://`. A URL's words are an address, not a
+ * verdict; a keyword before or after the URL is judged as usual.
+ */
+export function inUrl(text: string, at: number, start: number): boolean {
+  const stop = Math.max(start, at - URL_PROBE)
+  for (let i = at - 1; i > stop + 1; i--) {
+    const c = text.charCodeAt(i)
+    if (c === 32 || c === 9 || c === 34 || c === 39 || c === 40 || c === 60 || c === 91) return false
+    if (c === 47 && text.charCodeAt(i - 1) === 47 && text.charCodeAt(i - 2) === 58) return true
+  }
+  return false
 }
 
 /** Chars before a hit searched for the backtick that opens a code span. */
@@ -251,13 +318,16 @@ export function inCodeSpan(text: string, at: number, start: number): boolean {
 
 /** Per first char (< 128): 1 when a line starting with it may have a runner shape, 2 for a digit. */
 const SHAPE_FIRST = new Uint8Array(128)
-for (const ch of '_E-*rc \t{') SHAPE_FIRST[ch.charCodeAt(0)] = 1
+// `.` and `/`: a diagnostic's `./a.go:12:5: ` or `/src/a.c:3:1: ` location (`shapes.ts`); a
+// relative path that starts with a letter is not looked for: every line starting with a letter
+// would pay for the probe (+6% on 7 MB of CI logs)
+for (const ch of '_Ee-*rc \t{./') SHAPE_FIRST[ch.charCodeAt(0)] = 1
 for (let d = 48; d <= 57; d++) SHAPE_FIRST[d] = 2
 
 /**
  * True when the line at `start` may have a runner shape ({@link shapeScore}): it starts with one
- * of `_ E ● - * r c {`, a cross mark (`× ✕ ✖ ✗ ✘ ❌`), a private-use glyph (Swift Testing's),
- * indentation, a GitHub Actions timestamp or `1) `. Most lines fail these
+ * of `_ E e ● - * r c { . /`, a cross mark (`× ✕ ✖ ✗ ✘ ❌ ⨯`), a private-use glyph (Swift Testing's),
+ * indentation, a GitHub Actions timestamp, a compact reporter's `00:01 +` or `1) `. Most lines fail these
  * char-code tests and cost nothing more.
  */
 function mayHaveShape(text: string, start: number): boolean {
@@ -265,8 +335,9 @@ function mayHaveShape(text: string, start: number): boolean {
   if (c >= 128) return c === 0x25cf || isCrossMark(c) || (c >= 0xdb80 && c <= 0xdbff)
   const k = SHAPE_FIRST[c]
   if (k !== 2) return k === 1
-  // a digit: `2024-01-02T...` (a timestamp) or `12) ` (a numbered failure)
+  // a digit: `2024-01-02T...` (a timestamp), `00:01 +3 -1: ` (a compact reporter's progress) or `12) ` (a numbered failure)
   if (text.charCodeAt(start + 4) === 45) return text.charCodeAt(start + 10) === 84
+  if (text.charCodeAt(start + 2) === 58) return isCompactProgress(text, start)
   for (let i = start + 1; i < start + 5; i++) if (text.charCodeAt(i) === 41) return true
   return false
 }

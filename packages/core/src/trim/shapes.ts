@@ -19,9 +19,13 @@
  * | Swift Testing | `􀢄  Test "name" recorded an issue at a.swift:3:5: ...` (after its status glyph) | 3 |
  * | go test | `    a_test.go:12: got 1, want 2` (t.Error's message: an indented `_test.go:N:` location) | 3 |
  * | go test -json | `{"Time":...,"Output":"--- FAIL: ..."}`: the `Output` field judged as a line (above) | as its text |
+ * | Dart, Flutter (compact reporter) | `00:01 +3 -1: test name [E]` (a failed test) | 3 |
+ * | Pest, Collision | `⨯ it parses` (a failed test's mark) | 3 |
+ * | kotlinc (Gradle, Maven) | `e: file:///src/A.kt:12:5 Type mismatch: ...` (an error; its message may carry no keyword) | 3 |
+ * | compilers, linters | `./a.go:12:5: undefined: x`, `/src/a.c:3:1: ...` (a location with a column at the line start, a path from `.` or `/`; not `note:`/`help:`) | 2 |
  *
  * Cost: a switch on one char code per line (after a GitHub Actions timestamp and at most 8
- * spaces of indentation); only lines starting with one of `_ E ● - * r c {` or a digit, and
+ * spaces of indentation); only lines starting with one of `_ E e ● - * r c { . /` or a digit, and
  * indented lines (their first token, for go test's location), read a few more chars, and never
  * past a bounded prefix (a JSON line: {@link JSON_PROBE} chars for its `Output` field). No regex.
  */
@@ -44,9 +48,9 @@ export function afterTimestamp(text: string, start: number, end: number): number
   return start
 }
 
-/** The marks test reporters put before a failed test: `×` `✕` `✖` `✗` `✘` `❌`. */
+/** The marks test reporters put before a failed test: `×` `✕` `✖` `✗` `✘` `❌`, `⨯` (Pest, Collision). */
 export function isCrossMark(c: number): boolean {
-  return c === 0xd7 || (c >= 0x2715 && c <= 0x2718) || c === 0x274c
+  return c === 0xd7 || (c >= 0x2715 && c <= 0x2718) || c === 0x274c || c === 0x2a2f
 }
 
 /** True when `text` at `at` starts with `s` and `at + s.length <= end`. */
@@ -73,6 +77,9 @@ export function shapeScore(text: string, start: number, end: number, inJson = fa
   const c = text.charCodeAt(i)
   // go test: `    a_test.go:12: got 1, want 2` (t.Error's message, indented under its test)
   if (i > lineStart && isLetterOrDigit(c) && goTestMessage(text, i, stop)) return 3
+  // a compiler's or linter's diagnostic: `./a.go:12:5: undefined: x`, `a.py:3:1: E302 ...`
+  // (a path that starts with `.` or `/` only: the scan would pay for a probe of every line starting with a letter)
+  if ((c === 46 || c === 47) && diagnosticLead(text, i, stop)) return 2
   switch (c) {
     case 123:
       // A JSON event per line (`go test -json`): the shape of its `Output` field
@@ -89,6 +96,9 @@ export function shapeScore(text: string, start: number, end: number, inJson = fa
       while (k > j && text.charCodeAt(k - 1) === 95) k--
       return e - k >= 3 && k - j > 2 && text.charCodeAt(k - 1) === 32 ? 3 : 0
     }
+    case 101:
+      // kotlinc: `e: file:///src/A.kt:12:5 Type mismatch: ...` (its error's severity letter, then the file)
+      return i === lineStart && kotlinError(text, i, stop) ? 3 : 0
     case 69:
       // pytest: `E   ` at the line's start, then the explanation
       return i === lineStart && has(text, i, stop, 'E   ') && i + 4 < end ? 2 : 0
@@ -112,7 +122,7 @@ export function shapeScore(text: string, start: number, end: number, inJson = fa
       // Cucumber: cucumber features/a.feature:12 # Scenario: ...
       return has(text, i, stop, 'cucumber ') && hasLocation(text, i + 9, stop) ? 3 : 0
     default:
-      if (isDigit(c)) return numbered(text, i, stop, i > lineStart)
+      if (isDigit(c)) return i === lineStart && isCompactProgress(text, i) ? compactFailure(text, i, end) : numbered(text, i, stop, i > lineStart)
       // Vitest `× file > test`, Jest `✕ test`, node:test `✖ test`, AVA `✘ test`: a failed test's mark
       if (isCrossMark(c)) return text.charCodeAt(i + 1) === 32 && i + 2 < end && text.charCodeAt(i + 2) !== 32 ? 3 : 0
       if (c >= 0xdb80 && c <= 0xdbff) return issueRecorded(text, i + 2, stop)
@@ -130,6 +140,35 @@ function goTestMessage(text: string, at: number, stop: number): boolean {
   let k = j + 1
   while (k < stop && isDigit(text.charCodeAt(k))) k++
   return k > j + 1 && text.charCodeAt(k) === 58 && text.charCodeAt(k + 1) === 32
+}
+
+/** Messages after a location that are a diagnostic's comment, not a finding (lower case, with their colon). */
+const ASIDES = ['note:', 'info:', 'hint:', 'help:']
+
+/**
+ * True when the token at `at` is a source file's location with a column, `path.ext:<line>:<col>:`,
+ * then a space and a message that is not an aside (`note:`, `info:`, `hint:`, `help:`): the first
+ * line of a compiler's or a linter's diagnostic in the format most of them share (gcc, clang, Go,
+ * flake8, pylint, RuboCop, golangci-lint, Swift), whatever words the message uses (Go's
+ * `undefined: x` carries no failure keyword). The path's last segment needs an extension.
+ */
+function diagnosticLead(text: string, at: number, stop: number): boolean {
+  let j = at
+  let dot = -1
+  let slash = -1
+  for (let c = text.charCodeAt(j); j < stop && c !== 32 && c !== 58 && c !== 9; c = text.charCodeAt(++j)) {
+    if (c === 46) dot = j
+    else if (c === 47 || c === 92) slash = j
+  }
+  if (text.charCodeAt(j) !== 58 || dot <= slash + 1 || dot >= j - 1) return false
+  for (let part = 0; part < 2; part++) {
+    const d = ++j
+    while (j < stop && j - d < 7 && isDigit(text.charCodeAt(j))) j++
+    if (j === d || text.charCodeAt(j) !== 58) return false
+  }
+  if (text.charCodeAt(j + 1) !== 32) return false
+  const m = j + 2
+  return !ASIDES.some((w) => text.startsWith(w, m) || text.startsWith(w[0]!.toUpperCase() + w.slice(1), m))
 }
 
 /** Chars of a JSON line searched for its `"Output":"` field (go test -json puts it after Time, Action, Package, Test). */
@@ -158,6 +197,30 @@ function issueRecorded(text: string, at: number, stop: number): number {
   while (i < stop && i - at < 4 && text.charCodeAt(i) === 32) i++
   if (!has(text, i, stop, 'Test "')) return 0
   return text.slice(i + 6, stop).includes('" recorded an issue') ? 3 : 0
+}
+
+/** kotlinc's error line at `at`: `e: ` then a path (`/src/A.kt`, `file:///src/A.kt`, `C:\\src\\A.kt`). */
+function kotlinError(text: string, at: number, stop: number): boolean {
+  if (text.charCodeAt(at + 1) !== 58 || text.charCodeAt(at + 2) !== 32) return false
+  const p = at + 3
+  const c = text.charCodeAt(p)
+  if (c === 47) return p + 1 < stop
+  if (has(text, p, stop, 'file:/')) return true
+  return ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) && text.charCodeAt(p + 1) === 58 && text.charCodeAt(p + 2) === 92
+}
+
+/** True when `text` at `at` starts like the compact test reporter's progress line (Dart, Flutter): `00:01 +`. */
+export function isCompactProgress(text: string, at: number): boolean {
+  return text.charCodeAt(at + 2) === 58 && text.charCodeAt(at + 5) === 32 && text.charCodeAt(at + 6) === 43 && isDigit(text.charCodeAt(at + 1)) && isDigit(text.charCodeAt(at + 3)) && isDigit(text.charCodeAt(at + 4))
+}
+
+/**
+ * The compact reporter's line for a test that failed (`package:test`, `flutter test`): the progress
+ * counts, then the test's name and ` [E]` at the end: `00:01 +3 ~1 -1: test/a_test.dart: adds [E]` (3).
+ */
+function compactFailure(text: string, at: number, end: number): number {
+  const e = trimmedEnd(text, at, end)
+  return e - at > 12 && text.endsWith(' [E]', e) ? 3 : 0
 }
 
 /** True when the token at `at` ends with `:<digits>` (a file:line location). */

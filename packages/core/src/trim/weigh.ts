@@ -315,7 +315,9 @@ export function weighSalient(text: string, salient: readonly SalientLine[], opti
     if (w.rare !== 0 && n === 1 && nearStrong(s.line)) score += w.rare
     if (w.edge !== 0 && (s.line === firstStrong || s.line === lastStrong)) score += w.edge
     if (w.runner !== 0) {
-      const shape = runnerShape(text.slice(s.start, Math.min(s.end, s.start + 400)))
+      // A failure's shape on a line that reads as a warning (`[WARNING] A.java:[12,5] unchecked`) is not a failure.
+      const found = runnerShape(text.slice(s.start, Math.min(s.end, s.start + 400)))
+      const shape = found === 'failure' && s.score < 2 ? undefined : found
       if (shape === 'summary' || (shape === 'failure' && firstFailureShape)) score += w.runner
       if (shape === 'failure') firstFailureShape = false
     }
