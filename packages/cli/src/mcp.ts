@@ -67,7 +67,8 @@ export function httpGuardOf(values: McpValues, listening: boolean): { allowedHos
   const maxSessions = positiveInt(values['max-sessions'], 'max-sessions')
   const idle = values['session-idle']
   // Seconds, or `never`; at most 24 days (a timer's 2^31-1 ms limit: past it, it would fire at once).
-  const idleS = idle === undefined || idle === 'never' ? undefined : positiveInt(idle, 'session-idle')
+  const idleS = idle === undefined || idle === 'never' ? undefined : Number(idle)
+  if (idleS !== undefined && (!Number.isInteger(idleS) || idleS < 1)) throw new UsageError(`--session-idle must be a whole number of seconds >= 1, or never; got "${idle}"`)
   if (idleS !== undefined && idleS * 1000 > 2 ** 31 - 1) throw new UsageError(`--session-idle must be at most ${Math.floor((2 ** 31 - 1) / 1000)} seconds, or never; got "${idle}"`)
   const sessionIdleMs = idle === 'never' ? Infinity : idleS !== undefined ? idleS * 1000 : undefined
   if (!listening && (hosts !== undefined || origins !== undefined || maxSessions !== undefined || idle !== undefined)) {
