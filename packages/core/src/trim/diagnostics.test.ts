@@ -10,6 +10,7 @@ import { afterLocation } from './keywords.js'
 import { inUrl, lineSalience, scanLines } from './salient.js'
 import { isCrossMark, shapeScore } from './shapes.js'
 import { weighSalient } from './weigh.js'
+import { noise } from './fixture.js'
 
 const profile = DEFAULT_PROFILES.terminal!
 const hit = (line: string, word: string): boolean => afterLocation(line.toLowerCase(), line.indexOf(word))
@@ -199,7 +200,7 @@ describe("a failure's context ends at a passing test (middle.ts)", () => {
   })
 
   it('context still follows a failure up to a passing test, and past lines that only mention one', () => {
-    const lines = [...Array.from({ length: 100 }, (_, i) => `INFO step ${i} done`), 'FAIL parser parses an empty document', '  Expected: 1', '  Received: 2', 'okay, continuing', '  ✓ parses a list', ...Array.from({ length: 100 }, (_, i) => `INFO step ${200 + i} done`)]
+    const lines = [...noise(100, 0), 'FAIL parser parses an empty document', '  Expected: 1', '  Received: 2', 'okay, continuing', '  ✓ parses a list', ...noise(100, 200)]
     const out = fitText(lines.join('\n'), 1500, profile).text
     for (const l of ['  Expected: 1', '  Received: 2', 'okay, continuing']) expect(out).toContain(l)
     expect(out).not.toContain('✓ parses a list')

@@ -4,9 +4,9 @@ import { fitText } from './fit.js'
 import { appFrames, framePath, isDependencyPath } from './frames.js'
 import { DEFAULT_PROFILES } from './profiles.js'
 import { scanLines } from './salient.js'
+import { noise } from './fixture.js'
 
 const profile = DEFAULT_PROFILES.terminal!
-const noise = (n: number, from = 1): string[] => Array.from({ length: n }, (_, i) => `INFO step ${from + i} done`)
 const path = (line: string): string | undefined => framePath(line, 0, line.length)
 
 describe('framePath and isDependencyPath (frames.ts)', () => {

@@ -9,6 +9,7 @@
  * Cost: after each salient line, at most {@link TRACE_GAP} lines to find a trace and at most
  * {@link MAX_TRACE} frames of it, each read over a bounded prefix; a trace is walked once.
  */
+import { isDigit } from './chars.js'
 import { lineAt, nextStart, type Line } from './lines.js'
 import type { SalientLine } from './salient.js'
 import { afterTimestamp } from './shapes.js'
@@ -27,7 +28,6 @@ const DEPENDENCY_MARKS = [
   '/Library/Developer/', '/.m2/', '/.gradle/', '\\Microsoft.NET\\', '/dotnet/', '<frozen ', '/go/pkg/mod/', '/usr/local/go/',
 ]
 
-const isDigit = (c: number): boolean => c >= 48 && c <= 57
 
 /**
  * The location path of a frame line `[start, end)`, or `undefined` when the line is not a frame:

@@ -6,9 +6,9 @@ import { fitText } from './fit.js'
 import { DEFAULT_PROFILES } from './profiles.js'
 import { inCodeSpan, lineSalience, scanLines } from './salient.js'
 import { endsWithSuccess, startsWithSuccess } from './verdict.js'
+import { noise } from './fixture.js'
 
 const profile = DEFAULT_PROFILES.terminal!
-const noise = (n: number, from = 1): string[] => Array.from({ length: n }, (_, i) => `INFO step ${from + i} done`)
 
 describe('a pass verdict at the line start (verdict.ts)', () => {
   it.each([

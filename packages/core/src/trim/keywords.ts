@@ -5,6 +5,7 @@
  * and from noise (`ErrorHandler`, `-Werror`, `0 errors`). Char-code tests only, no regex per hit
  * but one anchored capitals check.
  */
+import { isDigit, isLetter } from './chars.js'
 
 /** The keywords, in priority order (at one offset the first that matches wins). */
 const WORDS = [
@@ -51,8 +52,6 @@ const WEIGHT: Record<string, number> = {
 
 const GLUED = new Set(['error', 'exception', 'fail', 'assert'])
 
-const isLetter = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90)
-const isDigit = (c: number): boolean => c >= 48 && c <= 57
 
 const STRONG_CAPS = /^(?:ERROR|ERR!|FAIL|FAILED|FAILURE|FAILURES|FATAL|PANIC|EXCEPTION|TRACEBACK|DENIED|ABORT|ABORTED)$/
 

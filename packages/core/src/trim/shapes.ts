@@ -29,13 +29,13 @@
  * indented lines (their first token, for go test's location), read a few more chars, and never
  * past a bounded prefix (a JSON line: {@link JSON_PROBE} chars for its `Output` field). No regex.
  */
+import { isDigit, isLetter, isLetterOrDigit } from './chars.js'
 
 /** Chars of indentation skipped before the first char is looked at. */
 const MAX_INDENT = 8
 /** Chars of a line the shapes read at most. */
 const PROBE = 200
 
-const isDigit = (c: number): boolean => c >= 48 && c <= 57
 
 /** Offset after a GitHub Actions `2024-01-02T03:04:05.1234567Z ` prefix at `start`, else `start`. */
 export function afterTimestamp(text: string, start: number, end: number): number {
@@ -130,8 +130,6 @@ export function shapeScore(text: string, start: number, end: number, inJson = fa
   }
 }
 
-const isLetterOrDigit = (c: number): boolean => isDigit(c) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90)
-
 /** True when the token at `at` is a Go test file's location: `name_test.go:<digits>:` then a space. */
 function goTestMessage(text: string, at: number, stop: number): boolean {
   let j = at
@@ -142,8 +140,8 @@ function goTestMessage(text: string, at: number, stop: number): boolean {
   return k > j + 1 && text.charCodeAt(k) === 58 && text.charCodeAt(k + 1) === 32
 }
 
-/** Messages after a location that are a diagnostic's comment, not a finding (lower case, with their colon). */
-const ASIDES = ['note:', 'info:', 'hint:', 'help:']
+/** Messages after a location that are a diagnostic's comment, not a finding (with their colon, lower case and capitalised). */
+const ASIDES = ['note:', 'info:', 'hint:', 'help:'].flatMap((w) => [w, w[0]!.toUpperCase() + w.slice(1)])
 
 /**
  * True when the token at `at` is a source file's location with a column, `path.ext:<line>:<col>:`,
@@ -168,7 +166,7 @@ function diagnosticLead(text: string, at: number, stop: number): boolean {
   }
   if (text.charCodeAt(j + 1) !== 32) return false
   const m = j + 2
-  return !ASIDES.some((w) => text.startsWith(w, m) || text.startsWith(w[0]!.toUpperCase() + w.slice(1), m))
+  return !ASIDES.some((w) => text.startsWith(w, m))
 }
 
 /** Chars of a JSON line searched for its `"Output":"` field (go test -json puts it after Time, Action, Package, Test). */
@@ -206,7 +204,7 @@ function kotlinError(text: string, at: number, stop: number): boolean {
   const c = text.charCodeAt(p)
   if (c === 47) return p + 1 < stop
   if (has(text, p, stop, 'file:/')) return true
-  return ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) && text.charCodeAt(p + 1) === 58 && text.charCodeAt(p + 2) === 92
+  return isLetter(c) && text.charCodeAt(p + 1) === 58 && text.charCodeAt(p + 2) === 92
 }
 
 /** True when `text` at `at` starts like the compact test reporter's progress line (Dart, Flutter): `00:01 +`. */
@@ -238,7 +236,7 @@ function numbered(text: string, i: number, stop: number, indented: boolean): num
   if (text.charCodeAt(j) !== 41 || text.charCodeAt(j + 1) !== 32) return 0
   const from = j + 2
   const c = text.charCodeAt(from)
-  if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 92)) return 0
+  if (!(isLetter(c) || c === 92)) return 0
   // Ns\FooTest::testBar: a `::` inside the first token
   let k = from
   while (k < stop && text.charCodeAt(k) !== 32) {

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest'
 import { fitText } from './fit.js'
 import { DEFAULT_PROFILES } from './profiles.js'
 import { isBareHeader, unitAfter } from './unit.js'
+import { noise } from './fixture.js'
 
 const profile = DEFAULT_PROFILES.terminal!
-const noise = (n: number, from = 1): string[] => Array.from({ length: n }, (_, i) => `INFO step ${from + i} done`)
 const lineOf = (text: string, n: number): { n: number; start: number; end: number } => {
   const lines = text.split('\n')
   const start = lines.slice(0, n - 1).reduce((s, l) => s + l.length + 1, 0)

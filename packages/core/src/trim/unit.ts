@@ -13,6 +13,7 @@
  *
  * Cost: reads a bounded prefix of the line and of the next few lines, char codes only, no regex.
  */
+import { isLetter } from './chars.js'
 import { lineAt, nextStart, type Line } from './lines.js'
 import { afterTimestamp, trimmedEnd } from './shapes.js'
 
@@ -25,7 +26,6 @@ const UNIT_PROBE = 4
 /** Chars of a line read at most. */
 const PROBE = 200
 
-const isLetter = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90)
 const isBlank = (c: number): boolean => c === 32 || c === 9 || c === 13
 
 /** Words that make a line ending with them a verdict header (lower case). */

@@ -5,9 +5,9 @@ import { fitText } from './fit.js'
 import { DEFAULT_PROFILES } from './profiles.js'
 import { scanLines } from './salient.js'
 import { ownTemplate, weighSalient } from './weigh.js'
+import { noise } from './fixture.js'
 
 const profile = DEFAULT_PROFILES.terminal!
-const noise = (n: number, from = 1): string[] => Array.from({ length: n }, (_, i) => `INFO step ${from + i} done`)
 
 describe('a stack trace is one unit (middle.ts)', () => {
   it('keeps the header, its first frames and the Caused by chain, not every frame', () => {

@@ -5,10 +5,9 @@
  * a bounded number of chars, no regex. And at its start: a runner's pass mark or word (`✓`,
  * `PASS`, `[       OK ]`, TAP's `ok 3`) before a test whose name holds a failure word.
  */
+import { isDigit, isLetter } from './chars.js'
 import { afterTimestamp } from './shapes.js'
 
-const isLetter = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90)
-const isDigit = (c: number): boolean => c >= 48 && c <= 57
 
 /** Last words of a line that report a test's progress or success, not a failure. */
 const SUCCESS_ENDS = ['passed', 'started', 'succeeded', 'skipped', 'ok', 'xpass', 'xfail']

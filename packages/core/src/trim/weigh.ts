@@ -25,6 +25,7 @@
  * Cost: one template per salient line (never more than the scan's limit) and a bounded look at
  * the lines after each list header; nothing here re-reads the whole text.
  */
+import { isDigit, isLetter } from './chars.js'
 import { appFrames } from './frames.js'
 import { lineAt, nextStart } from './lines.js'
 import { runnerShape } from './runners.js'
@@ -40,7 +41,6 @@ const MAX_LIST = 40
 /** A template seen more often than this is a repeat: copies between its first and last lose a point. */
 const REPEAT_FROM = 2
 
-const isDigit = (c: number): boolean => c >= 48 && c <= 57
 const isHex = (c: number): boolean => isDigit(c) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70)
 
 /**
@@ -53,8 +53,6 @@ export function lineTemplate(line: string): string {
   walkTemplate(line, 0, Math.min(line.length, TEMPLATE_CHARS), false, (c) => codes.push(c))
   return String.fromCharCode(...codes)
 }
-
-const isLetterCode = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90)
 
 /**
  * The template of the line `[start, end)` of `text` on its own (without the next line's, unlike
@@ -118,7 +116,7 @@ export function walkTemplate(text: string, from: number, stop: number, trim: boo
         let k = d === 48 && (at(i + 1) | 32) === 120 ? i + 2 : i
         let digit = k > i
         for (; k < j && isHex(text.charCodeAt(k)); k++) if (isDigit(text.charCodeAt(k))) digit = true
-        if (digit && (k - i >= 6 || (k > i + 2 && (at(i + 1) | 32) === 120)) && (k === j || !isLetterCode(text.charCodeAt(k)))) {
+        if (digit && (k - i >= 6 || (k > i + 2 && (at(i + 1) | 32) === 120)) && (k === j || !isLetter(text.charCodeAt(k)))) {
           put(35)
           i = k - 1
           continue
