@@ -4,7 +4,7 @@ import { stripAnsi } from '../filters/ansi/index.js'
 import { countLines } from '../trim/text.js'
 import { readerOf } from './fixture.js'
 import { grepBlob, type GrepParams } from './grep.js'
-import { rangeChars, rangeLines } from './read.js'
+import { rangeChars, rangeLines, viewSuffix } from './read.js'
 import { screenPattern } from './regex.js'
 
 // Chunks of 7 chars: every read and search crosses chunk edges.
@@ -47,12 +47,20 @@ describe('grepBlob (literal) against a naive filter', () => {
       fc.asyncProperty(textArb, fc.constantFrom('a', 'b', '.', 'a.b', 'ab', '😀', ' '), async (text, needle) => {
         // Lines are shown in full here (short), so the shown text must be the line itself.
         const expected = naiveLines(shown(text)).flatMap((l, i) => (l.includes(needle) ? [[i + 1, l] as [number, string]] : []))
-        const res = await grepBlob(await blob(text), params(needle))
+        const b = await blob(text)
+        const res = await grepBlob(b, params(needle))
         expect(res.ok).toBe(true)
         expect(numbered(res.text)).toEqual(expected)
-        if (expected.length === 0) expect(res.text).toMatch(/no line matches, all \d+ lines( \(ANSI codes removed\))? searched/)
+        // The echo names what was searched: a JSON string's text, the text without ANSI codes.
+        if (expected.length === 0) expect(res.text).toContain(`no line matches, all ${b.lineCount} lines${viewSuffix(b)} searched`)
       }),
     )
+  })
+
+  it('says what it searched when nothing matches: the text inside a JSON string, the text without ANSI codes', async () => {
+    // fast-check's counterexample (seed 1379073629): `""` is a JSON string holding no lines.
+    expect((await grepBlob(await blob('""'), params('a'))).text).toContain('no line matches, all 0 lines of the text inside a JSON string searched')
+    expect((await grepBlob(await blob('x\n\x1b[31mb\x1b[0m\n'), params('a'))).text).toContain('no line matches, all 2 lines (ANSI codes removed) searched')
   })
 
   it('pages cover every match exactly once', async () => {
