@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -54,25 +54,34 @@ describe('fs store shared by several processes', () => {
   it('a writer killed with SIGKILL mid-write leaves each blob absent or whole and verified', { timeout: 120_000 }, async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'spillway-kill-')), 'store')
     try {
-      for (const skip of [0, 1, 2]) {
+      // Kill the writer the moment a temp file of its own exists (the first, second or third it
+      // starts): mid-write. On a loaded machine the rename may win the race, so writers are
+      // started (at least three, at most 15) until the last one's kill left its temp file behind.
+      // (Each writer's store removes the temp files of dead writers when it starts; the last
+      // one's are left for the store opened below.)
+      let landed = false
+      for (let run = 0; run < 15 && (run < 3 || !landed); run++) {
+        const before = new Set(existsSync(join(dir, 'tmp')) ? readdirSync(join(dir, 'tmp')) : [])
         const p = child('slow-writer.ts', [dir, 'victim'])
         await new Promise<void>((resolve, reject) => {
           p.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve())
           p.on('exit', (code) => reject(new Error(`slow-writer exited early (${code})`)))
         })
-        // Kill it the moment a temp file exists (the (skip+1)-th one seen): that is mid-write.
+        const fresh = (): string[] => readdirSync(join(dir, 'tmp')).filter((n) => !before.has(n))
         let seen = 0
         let last = ''
         for (const until = Date.now() + 20_000; Date.now() < until; await new Promise((r) => setImmediate(r))) {
-          const tmp = readdirSync(join(dir, 'tmp'))
+          const tmp = fresh()
           if (tmp.length > 0 && tmp[0] !== last) {
             last = tmp[0]!
-            if (seen++ === skip) break
+            if (seen++ === run % 3) break
           }
         }
         p.kill('SIGKILL')
         await new Promise((r) => p.once('exit', r))
+        landed = fresh().length > 0
       }
+      expect(landed).toBe(true) // the last kill did land mid-write
       const store = fsStore({ dir })
       const sw = createSpillway({ store, maxChars: 2_000 })
       let whole = 0
@@ -89,7 +98,7 @@ describe('fs store shared by several processes', () => {
         whole++
       }
       expect(whole).toBeGreaterThan(0) // the small first spill, at least
-      expect(await store.cleanup!()).toBeGreaterThan(0) // some kill did land mid-write
+      expect(await store.cleanup!()).toBeGreaterThan(0) // the last dead writer's temp file, removed when the store started
       expect(readdirSync(join(dir, 'tmp'))).toEqual([]) // the dead writer's temp file is gone
     } finally {
       rmSync(join(dir, '..'), { recursive: true, force: true })
