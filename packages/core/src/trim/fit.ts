@@ -21,6 +21,12 @@ export interface FitResult {
  */
 export const QUIET_TAIL_SHARE = 0.25
 
+/**
+ * Share of the head's quota kept when the head holds no salient line while the middle does (a CI
+ * job's set-up before the failing step): the rest goes to the middle.
+ */
+export const QUIET_HEAD_SHARE = 0.25
+
 /** Below this budget the fitter makes a plain cut with the shortest marker. */
 export const MIN_LINE_FIT = 400
 
@@ -102,6 +108,16 @@ export function fitText(text: string, budget: number, profile: Profile, scan?: L
     // tail and give the rest to the middle, where the failure is.
     const moved = tailQuota - Math.floor(tailQuota * QUIET_TAIL_SHARE)
     tailQuota -= moved
+    midQuota += moved
+    ;({ headEnd, tailStart } = headAndTail(text, headQuota, tailQuota))
+  }
+  if (sc.salient.length > 0 && sc.salient[0]!.start >= headEnd && sc.salient.some(inMiddle)) {
+    // Nothing salient in the head (a CI job's set-up before the failing step): keep a short
+    // head, never less than its first whole line (what ran), and give the rest to the middle.
+    const firstNewline = text.slice(0, headQuota).indexOf('\n') // bounded: the head's chars only
+    const firstLine = firstNewline === -1 ? headQuota : firstNewline + 1
+    const moved = headQuota - Math.min(headQuota, Math.max(Math.floor(headQuota * QUIET_HEAD_SHARE), firstLine))
+    headQuota -= moved
     midQuota += moved
     ;({ headEnd, tailStart } = headAndTail(text, headQuota, tailQuota))
   }
