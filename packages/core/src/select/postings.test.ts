@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { bm25FromPostings, buildBm25 } from './bm25.js'
-import { DEFAULT_FIELD_WEIGHTS, parameterStrings, termFeeder, toolTerms } from './fields.js'
+import { DEFAULT_FIELD_WEIGHTS, parameterStrings, toolTerms } from './fields.js'
+import { termFeeder } from './feed.js'
 import { postingsBuilder } from './postings.js'
 import type { ToolDescriptor } from './types.js'
 

@@ -1,5 +1,6 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { stem } from './stem.js'
+import { hasVowel, measure, stem } from './stem.js'
 
 describe('stem (Porter)', () => {
   // Expected values from Porter's published vocabulary/output lists.
@@ -31,5 +32,44 @@ describe('stem (Porter)', () => {
     expect(stem('is')).toBe('is')
     expect(stem('v2')).toBe('v2')
     expect(stem('café')).toBe('café')
+  })
+})
+
+// The char-at-a-time helpers the char-code loops replaced (Porter's definitions, written plainly).
+const refConsonant = (w: string, i: number): boolean => {
+  const c = w[i]
+  if (c === 'a' || c === 'e' || c === 'i' || c === 'o' || c === 'u') return false
+  if (c === 'y') return i === 0 ? true : !refConsonant(w, i - 1)
+  return true
+}
+const refMeasure = (w: string, end: number): number => {
+  let n = 0
+  let i = 0
+  while (i < end && refConsonant(w, i)) i++
+  while (i < end) {
+    while (i < end && !refConsonant(w, i)) i++
+    if (i >= end) break
+    n++
+    while (i < end && refConsonant(w, i)) i++
+  }
+  return n
+}
+const refHasVowel = (w: string, end: number): boolean => {
+  for (let i = 0; i < end; i++) if (!refConsonant(w, i)) return true
+  return false
+}
+
+describe('stem helpers', () => {
+  it('property: measure and hasVowel equal the plain definitions on every prefix (y chains included)', () => {
+    const word = fc.string({ unit: fc.constantFrom(...'aeiouyybcdlstzw'.split('')), maxLength: 14 })
+    fc.assert(
+      fc.property(word, (w) => {
+        for (let end = 0; end <= w.length; end++) {
+          expect(measure(w, end)).toBe(refMeasure(w, end))
+          expect(hasVowel(w, end)).toBe(refHasVowel(w, end))
+        }
+      }),
+      { numRuns: 3000 },
+    )
   })
 })

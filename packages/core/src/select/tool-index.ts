@@ -1,7 +1,8 @@
 import { SpillwayError } from '../errors.js'
 import { bm25FromPostings, DEFAULT_BM25 } from './bm25.js'
 import { toolChecksum, toolSetChecksum } from './checksum.js'
-import { DEFAULT_FIELD_WEIGHTS, embeddingText, parameterStrings, termFeeder } from './fields.js'
+import { DEFAULT_FIELD_WEIGHTS, eachParameterText, embeddingText } from './fields.js'
+import { termFeeder } from './feed.js'
 import { postingsBuilder, type Postings } from './postings.js'
 import { DEFAULT_RRF_K, reciprocalRankFusion } from './rrf.js'
 import { tokenize } from './tokenize.js'
@@ -125,13 +126,14 @@ function indexPostings(
   weights: Readonly<FieldWeights>,
   extraOf: (t: ToolDescriptor) => string | undefined,
 ): Postings {
-  const builder = postingsBuilder()
+  const builder = postingsBuilder(list.length)
   const feed = termFeeder(builder)
+  const feedParameter = (text: string): void => feed(text, weights.parameters)
   for (let i = 0; i < list.length; i++) {
     const t = list[i]!
     feed(t.name, weights.name)
     feed(t.description, weights.description)
-    if (weights.parameters > 0) for (const text of parameterStrings(t.parameters)) feed(text, weights.parameters)
+    if (weights.parameters > 0) eachParameterText(t.parameters, feedParameter)
     const extra = extraOf(tools[i]!)
     if (extra !== undefined) feed(extra, weights.extra)
     builder.endDoc()
