@@ -3,14 +3,10 @@
 
 // Chars as char codes: a cold index build stems thousands of distinct words in V8's interpreter,
 // where a loop over char codes is several times cheaper than one-char strings and calls per char.
-const A = 97
-const E = 101
-const I = 105
-const O = 111
-const U = 117
 const Y = 121
 
-const isVowelCode = (c: number): boolean => c === A || c === E || c === I || c === O || c === U
+/** a, e, i, o, u. */
+const isVowelCode = (c: number): boolean => c === 97 || c === 101 || c === 105 || c === 111 || c === 117
 
 /** Porter's consonant: not a, e, i, o, u, and not a y that follows a consonant. */
 const isConsonant = (w: string, i: number): boolean => {
