@@ -6,6 +6,7 @@
  */
 import { afterLocation, hitScore, KEYWORDS } from './keywords.js'
 import { isCompactProgress, isCrossMark, shapeScore } from './shapes.js'
+import { passedBlockStart, surefirePass } from './passing.js'
 import { endsWithSuccess, startsWithSuccess } from './verdict.js'
 
 /** A salient line found by {@link scanLines}. `start`/`end` are char offsets (end excludes `\n`). */
@@ -215,6 +216,17 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
   }
   /** End of the line `[start, lineEnd)` without its `\r`. */
   const endOf = (start: number, lineEnd: number): number => (lineEnd > start && text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd)
+  // End of the last passing class verdict (`passing.ts`): the next one's block is searched after it.
+  let passedTo = 0
+  /** Salient lines inside a class that passed sink to the lowest score (`passing.ts`). */
+  const demotePassed = (start: number, end: number, lineEnd: number): void => {
+    const name = surefirePass(text, start, end)
+    if (name === undefined) return
+    const from = passedBlockStart(text, passedTo, start, name)
+    passedTo = lineEnd
+    if (from === -1) return
+    for (let i = salient.length - 1; i >= 0 && salient[i]!.start > from; i--) salient[i]!.score = 1
+  }
   while (start < n) {
     // Lines before the next keyword hit: a newline search and a first-char test each.
     const hitAt = m === null ? n : m.index
@@ -252,6 +264,7 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
     if (score > 0 && (endsWithSuccess(text, start, end) || startsWithSuccess(text, start, end))) score = 0
     if (score < 3 && end > start && mayHaveShape(text, start)) score = Math.max(score, shapeScore(text, start, end))
     if (score > 0) add(start, end, score)
+    else demotePassed(start, end, lineEnd)
     start = lineEnd + 1
   }
   return { lines: line, salient, salientTotal }
