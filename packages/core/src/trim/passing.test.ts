@@ -34,14 +34,15 @@ const failingClass = (name: string, tests: string[]): string[] => [
 
 describe('passing Surefire classes (passing.ts)', () => {
   it('reads a passing class verdict, old and new forms, and nothing else', () => {
-    const line = (s: string): [number, number] | undefined => surefirePass(s, 0, s.length)
+    const line = (s: string): [number, number] | null | undefined => surefirePass(s, 0, s.length)
     const named = `${TS}[INFO] Tests run: 6, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.037 s - in a.BTest`
     const span = line(named)!
     expect(named.slice(span[0], span[1])).toBe('a.BTest')
     expect(line('Tests run: 10, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.209 sec')).toEqual([0, 0])
     expect(line('Tests run: 475, Failures: 0, Errors: 0, Skipped: 0')).toBeUndefined() // a run's summary
-    expect(line('Tests run: 3, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.1 s <<< FAILURE! - in a.B')).toBeUndefined()
-    expect(line('Tests run: 3, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.1 s <<< ERROR! - in a.B')).toBeUndefined()
+    expect(line('Tests run: 3, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.1 s <<< FAILURE! - in a.B')).toBeNull() // a failing class
+    expect(line('Tests run: 3, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.1 s <<< ERROR! - in a.B')).toBeNull()
+    expect(line(`Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 1 s - in a.${'B'.repeat(600)}`)).toBeUndefined() // past the longest verdict read
   })
 
   it('finds the block only from its own Running line, the same class', () => {
@@ -77,13 +78,35 @@ describe('passing Surefire classes (passing.ts)', () => {
     for (const t of tests) expect(out).toContain(`${t}  Time elapsed`)
   })
 
-  it('keeps a single failure\'s context when no class passed', () => {
-    const trace = Array.from({ length: 5 }, (_, i) => `${TS}\tat org.acme.parse.Parser.step${i}(Parser.java:${10 + i})`)
-    const lines = [...noise(80), ...failingClass('ParserTest', ['parsesEmpty(org.acme.ParserTest)']), ...trace, ...noise(200, 500), `${TS}[ERROR] BUILD FAILURE`]
-    const out = fitText(lines.join('\n'), 3000, profile).text
-    expect(out).toContain('parsesEmpty(org.acme.ParserTest)  Time elapsed')
-    expect(out).toContain('AssertionFailedError: expected: <0> but was: <1>')
-    expect(out).toContain(trace[0]!)
+  it('keeps a failing class\'s lines when parallel forks interleave its block with a passing one', () => {
+    // Two forks: B starts, A starts, B fails, A passes. A's verdict closes no block of its own
+    // (its `Running` line is before B's verdict), so nothing is demoted.
+    const lines = [
+      `${TS}[INFO] Running a.BTest`,
+      `${TS}[INFO] Running a.ATest`,
+      `${TS}[ERROR] Tests run: 1, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.01 s <<< FAILURE! - in a.BTest`,
+      `${TS}[ERROR] parses(a.BTest)  Time elapsed: 0.01 s  <<< FAILURE!`,
+      `${TS}org.opentest4j.AssertionFailedError: expected: <1> but was: <2>`,
+      `${TS}[INFO] Tests run: 4, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.2 s - in a.ATest`,
+    ]
+    const scan = scanLines(lines.join('\n'), true)
+    const score = (needle: string): number | undefined => scan.salient.find((s) => lines[s.line - 1]!.includes(needle))?.score
+    expect(score('<<< FAILURE! - in a.BTest')).toBeGreaterThanOrEqual(3)
+    expect(score('parses(a.BTest)')).toBeGreaterThanOrEqual(3)
+    expect(score('AssertionFailedError')).toBeGreaterThanOrEqual(3)
+  })
+
+  it('closes a block at a verdict that is itself salient (a skipped test\'s [WARNING], a keyword in the package)', () => {
+    const lines = [
+      `${TS}[INFO] Running org.acme.exception.RetryTest`,
+      `${TS}java.net.ConnectException: Connection refused`,
+      `${TS}[WARNING] Tests run: 3, Failures: 0, Errors: 0, Skipped: 1, Time elapsed: 0.2 s - in org.acme.exception.RetryTest`,
+      ...failingClass('ParserTest', ['parsesEmpty(org.acme.ParserTest)']),
+    ]
+    const scan = scanLines(lines.join('\n'), true)
+    const score = (needle: string): number | undefined => scan.salient.find((s) => lines[s.line - 1]!.includes(needle))?.score
+    expect(score('ConnectException')).toBe(1)
+    expect(score('parsesEmpty')).toBeGreaterThanOrEqual(3)
   })
 
   it('never throws, keeps every score at 1 or more and every line whole, on any mix of Surefire fragments', () => {

@@ -8,7 +8,7 @@
  * Bounded: each verdict line reads its own chars and the text since the previous verdict once.
  */
 import { isDigit } from './chars.js'
-import { afterTimestamp } from './shapes.js'
+import { afterTimestamp, trimmedEnd } from './shapes.js'
 
 /** Longest `[LEVEL] ` prefix skipped before `Tests run:` / `Running ` (`[INFO] `, `[WARNING] `). */
 const LEVEL_PREFIX = 10
@@ -23,26 +23,30 @@ function afterLevel(text: string, i: number, end: number): number {
   return text.charCodeAt(k) === 93 && text.charCodeAt(k + 1) === 32 ? k + 2 : i
 }
 
+/** Longest line read as a class verdict (real ones are 100-250 chars): no line is read whole. */
+const VERDICT_CHARS = 600
+
 /**
- * When the line `[start, end)` is a Surefire test class's passing verdict (`Tests run: 6,
- * Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.037 s - in a.BTest`, or the older form
- * without `- in X`), the class name's span (`[0, 0]` when the line names none); else undefined.
- * A run's summary (no `Time elapsed`) and a failing class (`<<< FAILURE!`) are not one.
+ * When the line `[start, end)` is a Surefire test class's verdict: for a passing class
+ * (`Tests run: 6, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.037 s - in a.BTest`, or the
+ * older form without `- in X`), the class name's span (`[0, 0]` when the line names none); for a
+ * failing one (`<<< FAILURE!`, `<<< ERROR!`), null; else undefined (a run's summary has no
+ * `Time elapsed`).
  */
-export function surefirePass(text: string, start: number, end: number): [number, number] | undefined {
+export function surefirePass(text: string, start: number, end: number): [number, number] | null | undefined {
+  if (end - start > VERDICT_CHARS) return undefined
   let i = afterLevel(text, afterTimestamp(text, start, end), end)
   if (!text.startsWith('Tests run: ', i)) return undefined
   i += 11
   const digits = i
   while (i < end && isDigit(text.charCodeAt(i))) i++
-  if (i === digits || !text.startsWith(', Failures: 0, Errors: 0,', i)) return undefined
+  if (i === digits) return undefined
   const rest = text.slice(i, end)
-  if (!rest.includes('Time elapsed') || rest.includes('<<<')) return undefined
+  if (rest.includes('<<<')) return null
+  if (!rest.startsWith(', Failures: 0, Errors: 0,') || !rest.includes('Time elapsed')) return undefined
   const at = rest.indexOf(' - in ')
   if (at === -1) return [0, 0]
-  let e = end
-  while (e > i && (text.charCodeAt(e - 1) === 32 || text.charCodeAt(e - 1) === 13)) e--
-  return [i + at + 6, e]
+  return [i + at + 6, trimmedEnd(text, i + at + 6, end)]
 }
 
 /**

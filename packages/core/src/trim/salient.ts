@@ -222,8 +222,10 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
   const demotePassed = (start: number, end: number, lineEnd: number): void => {
     const name = surefirePass(text, start, end)
     if (name === undefined) return
-    const from = passedBlockStart(text, passedTo, start, name)
+    const searchFrom = passedTo
     passedTo = lineEnd
+    if (name === null) return // a failing class's verdict: the next block starts after it
+    const from = passedBlockStart(text, searchFrom, start, name)
     if (from === -1) return
     for (let i = salient.length - 1; i >= 0 && salient[i]!.start > from; i--) salient[i]!.score = 1
   }
@@ -264,7 +266,7 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
     if (score > 0 && (endsWithSuccess(text, start, end) || startsWithSuccess(text, start, end))) score = 0
     if (score < 3 && end > start && mayHaveShape(text, start)) score = Math.max(score, shapeScore(text, start, end))
     if (score > 0) add(start, end, score)
-    else demotePassed(start, end, lineEnd)
+    demotePassed(start, end, lineEnd)
     start = lineEnd + 1
   }
   return { lines: line, salient, salientTotal }

@@ -56,7 +56,6 @@ export function isCrossMark(c: number): boolean {
 /** True when `text` at `at` starts with `s` and `at + s.length <= end`. */
 const has = (text: string, at: number, end: number, s: string): boolean => at + s.length <= end && text.startsWith(s, at)
 
-/** Trimmed end of `[at, end)` (trailing spaces and tabs dropped). */
 /** `end` moved back over trailing spaces, tabs and `\r` of `text[at, end)`. */
 export function trimmedEnd(text: string, at: number, end: number): number {
   let e = end
