@@ -32,6 +32,12 @@ const failingClass = (name: string, tests: string[]): string[] => [
   ]),
 ]
 
+/** The scan's score of the first salient line of `lines` holding `needle` (undefined: not salient). */
+function scoreOf(lines: readonly string[]): (needle: string) => number | undefined {
+  const scan = scanLines(lines.join('\n'), true)
+  return (needle) => scan.salient.find((s) => lines[s.line - 1]!.includes(needle))?.score
+}
+
 describe('passing Surefire classes (passing.ts)', () => {
   it('reads a passing class verdict, old and new forms, and nothing else', () => {
     const line = (s: string): [number, number] | null | undefined => surefirePass(s, 0, s.length)
@@ -60,8 +66,7 @@ describe('passing Surefire classes (passing.ts)', () => {
 
   it('demotes what a passing class logged, not what a failing class or the build printed', () => {
     const lines = [...passingClass('CollectorTest', 1), ...failingClass('ParserTest', ['parsesEmpty(org.acme.ParserTest)']), `${TS}[ERROR] BUILD FAILURE`]
-    const scan = scanLines(lines.join('\n'), true)
-    const score = (needle: string): number | undefined => scan.salient.find((s) => lines[s.line - 1]!.includes(needle))?.score
+    const score = scoreOf(lines)
     expect(score('ConnectException')).toBe(1)
     expect(score('NullPointerException')).toBe(1)
     expect(score('parsesEmpty')).toBeGreaterThanOrEqual(3)
@@ -89,8 +94,7 @@ describe('passing Surefire classes (passing.ts)', () => {
       `${TS}org.opentest4j.AssertionFailedError: expected: <1> but was: <2>`,
       `${TS}[INFO] Tests run: 4, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.2 s - in a.ATest`,
     ]
-    const scan = scanLines(lines.join('\n'), true)
-    const score = (needle: string): number | undefined => scan.salient.find((s) => lines[s.line - 1]!.includes(needle))?.score
+    const score = scoreOf(lines)
     expect(score('<<< FAILURE! - in a.BTest')).toBeGreaterThanOrEqual(3)
     expect(score('parses(a.BTest)')).toBeGreaterThanOrEqual(3)
     expect(score('AssertionFailedError')).toBeGreaterThanOrEqual(3)
@@ -103,8 +107,7 @@ describe('passing Surefire classes (passing.ts)', () => {
       `${TS}[WARNING] Tests run: 3, Failures: 0, Errors: 0, Skipped: 1, Time elapsed: 0.2 s - in org.acme.exception.RetryTest`,
       ...failingClass('ParserTest', ['parsesEmpty(org.acme.ParserTest)']),
     ]
-    const scan = scanLines(lines.join('\n'), true)
-    const score = (needle: string): number | undefined => scan.salient.find((s) => lines[s.line - 1]!.includes(needle))?.score
+    const score = scoreOf(lines)
     expect(score('ConnectException')).toBe(1)
     expect(score('parsesEmpty')).toBeGreaterThanOrEqual(3)
   })
