@@ -96,6 +96,52 @@ describe('rewriteToolResult: the parts of one result share the budget', () => {
   })
 })
 
+describe('rewriteToolResult: more large parts than the budget has room for', () => {
+  const big = (tag: string, n: number) => Array.from({ length: n }, (_, i) => `${tag} line ${i} of the file`).join('\n')
+  const resource = (uri: string, text: string) => ({ type: 'resource' as const, resource: { uri, mimeType: 'text/plain', text } })
+  /** The text each spilled blob was made from, by id (what `fetch_result` serves for it). */
+  const spilled = new Map<string, string>()
+  const shared: HandleFn = async (tool, result, args, toolCallId, maxChars) => {
+    const h = await sw.handle({ tool, result, args, sessionId: 's1', toolCallId, ...(maxChars !== undefined ? { maxChars } : {}) })
+    if (h.handle !== undefined) spilled.set(h.handle.id, result)
+    return h
+  }
+  const shown = (r: CallToolResult) =>
+    r.content.reduce((n, b) => n + (b.type === 'text' ? b.text.length : b.type === 'resource' && 'text' in b.resource ? String(b.resource.text).length : 0), 0)
+  const linked = (r: CallToolResult) => (r.content.filter((b) => b.type === 'resource_link') as Array<{ uri: string }>).map((l) => l.uri.replace('spillway://result/', ''))
+  const stored = (r: CallToolResult) => linked(r).map((id) => spilled.get(id)!)
+
+  it('30 resources under a 2,000-char budget (room for 10 handles): one excerpt and one link, the budget held, every resource in the stored document under its uri', async () => {
+    const image = { type: 'image' as const, data: 'AA==', mimeType: 'image/png' }
+    const files = Array.from({ length: 30 }, (_, i) => resource(`file:///f${i}.txt`, big(`f${i}`, 40)))
+    const r = await rewriteToolResult({ content: [image, { type: 'text', text: 'read 30 files' }, ...files], structuredContent: { files: 30 } }, 'read_files', {}, '9', shared, () => undefined, 2_000)
+    expect(types(r)).toEqual(['image', 'text', 'resource_link'])
+    expect(r.structuredContent).toBeUndefined()
+    expect(shown(r)).toBeLessThanOrEqual(2_000)
+    const [doc] = stored(r)
+    expect(doc!.startsWith('--- text ---\nread 30 files\n--- structuredContent ---\n{"files":30}\n')).toBe(true)
+    for (const [i, f] of files.entries()) expect(doc).toContain(`--- resource file:///f${i}.txt (text/plain) ---\n${f.resource.text}`)
+    // Served by fetch_result: the last file's last line, found by grep in the one blob.
+    const [id] = linked(r)
+    expect((await sw.fetch({ id: id!, mode: 'grep', pattern: 'f29 line 39 of the file', literal: true }, { sessionId: 's1' })).text).toContain('f29 line 39 of the file')
+  })
+
+  it('any mix of text, structured content and resources: what is sent stays within the budget and every part is stored', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 3_000 }), fc.array(fc.integer({ min: 1, max: 120 }), { maxLength: 40 }), fc.boolean(), fc.integer({ min: 1_000, max: 6_000 }), async (textLines, resLines, withStructured, budget) => {
+        const text = big('text', textLines)
+        const res = resLines.map((n, i) => resource(`file:///p${i}`, big(`p${i}`, n)))
+        const input: CallToolResult = { content: [...(textLines > 0 ? [{ type: 'text' as const, text }] : []), ...res], ...(withStructured ? { structuredContent: { rows: resLines } } : {}) }
+        const r = await rewriteToolResult(input, 'read_files', {}, `p${textLines}-${resLines.length}`, shared, () => undefined, budget)
+        expect(shown(r)).toBeLessThanOrEqual(budget)
+        const all = [...stored(r), ...r.content.map((b) => (b.type === 'text' ? b.text : b.type === 'resource' && 'text' in b.resource ? String(b.resource.text) : ''))].join('\n')
+        for (const p of [...(textLines > 0 ? [text] : []), ...res.map((x) => x.resource.text)]) expect(all).toContain(p.split('\n').at(-1)!)
+      }),
+      { numRuns: 40 },
+    )
+  })
+})
+
 describe('shareBudget', () => {
   it('shares add up to the budget when the parts do not fit together (and each part gets room for a handle), and a part that fits its share is kept whole', () => {
     fc.assert(

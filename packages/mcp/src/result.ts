@@ -30,8 +30,8 @@ export function shareBudget(sizes: readonly number[], budget: number): number[] 
 
 /**
  * Least budget a part of a result gets when parts share one (room for an excerpt line and a
- * handle): a result of more than `budget / MIN_PART_CHARS` large parts may pass the budget
- * rather than lose a part that could not be stored.
+ * handle). A result with more large parts than `budget / MIN_PART_CHARS` is excerpted as one
+ * document instead (`rewriteCrowded`), so the budget holds.
  */
 export const MIN_PART_CHARS = 200
 
@@ -100,6 +100,44 @@ async function rewriteEmbeddedResources(result: CallToolResult, tool: string, ar
   return changed ? { ...result, content: blocks } : result
 }
 
+/** The header line that opens each part in a crowded result's one document ({@link rewriteCrowded}). */
+function partHeader(b: ContentBlock | 'structured'): string {
+  if (b === 'structured') return '--- structuredContent ---'
+  if (isTextResource(b)) return `--- resource ${b.resource.uri}${b.resource.mimeType !== undefined ? ` (${b.resource.mimeType})` : ''} ---`
+  return '--- text ---'
+}
+
+/**
+ * A result with more large text parts than `budget / MIN_PART_CHARS`: giving each its own excerpt
+ * and handle would pass the budget, so its text parts (text blocks, structured content, embedded
+ * text resources) become one document, each part under a header line naming it (a resource by its
+ * uri), spilled once: one excerpt within `budget` where the first of them was, one
+ * `resource_link` to the whole document. Other blocks (images, links, blob resources) keep their
+ * order; `structuredContent` is in the document, so it is not sent again.
+ */
+async function rewriteCrowded(result: CallToolResult, parts: readonly (string | undefined)[], tool: string, args: unknown, toolCallId: string, handle: HandleFn, budget: number): Promise<CallToolResult> {
+  const content = Array.isArray(result.content) ? result.content : []
+  const doc: string[] = []
+  if (content.some(isText)) doc.push(partHeader({ type: 'text', text: '' }), parts[0]!)
+  else if (parts[0] !== undefined) doc.push(partHeader('structured'), parts[0])
+  if (parts[1] !== undefined) doc.push(partHeader('structured'), parts[1])
+  for (const b of content) if (isTextResource(b)) doc.push(partHeader(b), b.resource.text)
+  const text = doc.join('\n')
+  const h = await handle(tool, text, args, toolCallId, budget)
+  if (!h.changed) return result
+  const blocks: ContentBlock[] = []
+  let placed = false
+  for (const b of content) {
+    if (!isText(b) && !isTextResource(b)) blocks.push(b)
+    else if (!placed) (blocks.push({ type: 'text', text: h.content }), (placed = true))
+  }
+  if (!placed) blocks.unshift({ type: 'text', text: h.content })
+  if (h.handle !== undefined) blocks.push(resourceLink(h.handle.id, tool, text, h.outcome.kind))
+  const next: CallToolResult = { ...result, content: blocks }
+  delete next.structuredContent
+  return next
+}
+
 /**
  * A `tools/call` result as the host should see it. Text blocks (joined by newlines) go through
  * core's `handle`: when they fit they come back untouched and the result is returned as is, byte
@@ -108,7 +146,9 @@ async function rewriteEmbeddedResources(result: CallToolResult, tool: string, ar
  * budget is spilled and dropped, never sent twice: when a text block is its serialisation only the
  * text is handled; beside other text that was excerpted it is only linked; beside small text it
  * gets its own JSON excerpt. Embedded text resources over budget are excerpted in place
- * ({@link rewriteEmbeddedResources}). Image, audio, blob resource and link blocks, `isError` and
+ * ({@link rewriteEmbeddedResources}). When the parts do not fit together they share the budget
+ * ({@link shareBudget}); with more large parts than it has room for, they are excerpted as one
+ * document ({@link rewriteCrowded}). Image, audio, blob resource and link blocks, `isError` and
  * `_meta` pass unchanged.
  * Fails open: any error gives the original result.
  */
@@ -126,7 +166,12 @@ export async function rewriteToolResult(result: CallToolResult, tool: string, ar
     // is not enough). An absent part is size 0 (share 0), so part i is always at index i.
     const parts = [source, beside, ...resources]
     const present = parts.filter((t) => t !== undefined).length
-    const shares: (number | undefined)[] = budget === undefined || present < 2 ? [] : shareBudget(parts.map((t) => t?.length ?? 0), budget)
+    const sizes = parts.map((t) => t?.length ?? 0)
+    const shares: (number | undefined)[] = budget === undefined || present < 2 ? [] : shareBudget(sizes, budget)
+    // More large parts than the budget has room for (each cut part needs a handle): one excerpt of them all.
+    if (budget !== undefined && shares.reduce<number>((n, x, i) => n + Math.min(x!, sizes[i]!), 0) > budget) {
+      return await rewriteCrowded(result, parts, tool, args, toolCallId, handle, budget)
+    }
     let next = result
     let textSpilled = false
     if (source !== undefined) {
