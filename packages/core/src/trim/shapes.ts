@@ -11,7 +11,7 @@
  * | cargo test | `---- tests::name stdout ----` (a failing test's captured output) | 3 |
  * | Gradle | `* What went wrong:` | 3 |
  * | PHPUnit | `1) Ns\ClassTest::testName` | 3 |
- * | Mocha | `  1) suite name` (a numbered failure; its reporter marks a passing test `✓`, a pending one `-`) | 3 |
+ * | Mocha | `  1) suite name`, `  2) "before all" hook` (a numbered failure; its reporter marks a passing test `✓`, a pending one `-`) | 3 |
  * | RSpec | `rspec ./spec/x_spec.rb:12 # description` (a failed example) | 3 |
  * | Rails (minitest) | `rails test test/x_test.rb:12` (a failed test's rerun line) | 3 |
  * | Cucumber | `cucumber features/x.feature:12 # Scenario: y` (a failing scenario) | 3 |
@@ -228,13 +228,15 @@ function hasLocation(text: string, at: number, stop: number): boolean {
   return isDigit(text.charCodeAt(j + 1))
 }
 
-/** PHPUnit `1) Class::test` or, indented, Mocha `  1) title` (a failing test in its spec list): 3; else 0. */
+/** PHPUnit `1) Class::test` or, indented, Mocha `  1) title` / `  2) "before all" hook` (a failing test or hook in its spec list): 3; else 0. */
 function numbered(text: string, i: number, stop: number, indented: boolean): number {
   let j = i
   while (j < stop && j - i < 4 && isDigit(text.charCodeAt(j))) j++
   if (text.charCodeAt(j) !== 41 || text.charCodeAt(j + 1) !== 32) return 0
   const from = j + 2
   const c = text.charCodeAt(from)
+  // Mocha names a failing hook by its quoted kind: `  3) "before all" hook`
+  if (c === 34 && indented) return 3
   if (!(isLetter(c) || c === 92)) return 0
   // Ns\FooTest::testBar: a `::` inside the first token
   let k = from
