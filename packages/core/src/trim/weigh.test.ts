@@ -10,6 +10,17 @@ describe('lineTemplate', () => {
     expect(lineTemplate('ERROR 42 at 0xdeadbeef in "foo bar" /src/a/b.ts:12')).toBe(lineTemplate('ERROR 7 at 0x12345678 in "baz" /lib/c.ts:99'))
     expect(lineTemplate('warning: unused variable x')).not.toBe(lineTemplate('error: cannot find symbol x'))
   })
+  it('masks a generated id (12+ id chars with digits and letters) as one token, not short tokens or words', () => {
+    const failed = (id: string) => `Error: browserController.newPage() failed: ${id}`
+    expect(lineTemplate(failed('1x61V655x9SaxZEUDJW1g'))).toBe(lineTemplate(failed('TyL-NyB_hv0Ma7y7NyQk-')))
+    expect(lineTemplate('pod api-7d9f8b6c4-x2kqz restarted')).toBe(lineTemplate('pod api-5c8d7f9b2-k8mzp restarted'))
+    expect(lineTemplate(failed('1x61V655x9SaxZEUDJW1g'))).toBe('Error: browserController.newPage() failed: #')
+    // shorter tokens keep their letters; a long run with no digit is a word
+    expect(lineTemplate('FAILED test_v2_login')).not.toBe(lineTemplate('FAILED test_v3_logout'))
+    expect(lineTemplate('FAILED test_login_with_token')).not.toBe(lineTemplate('FAILED test_logout_with_token'))
+    // camelCase names change class less often than random chars: a name with digits stays a name
+    expect(lineTemplate('FAILED shouldReturn404WhenUserNotFound')).not.toBe(lineTemplate('FAILED shouldReturn404WhenUserIsGone'))
+  })
   it('never throws and is deterministic', () => {
     fc.assert(fc.property(fc.string({ maxLength: 300 }), (s) => {
       expect(lineTemplate(s)).toBe(lineTemplate(s))

@@ -25,7 +25,7 @@
  * Cost: one template per salient line (never more than the scan's limit) and a bounded look at
  * the lines after each list header; nothing here re-reads the whole text.
  */
-import { isDigit, isLetter } from './chars.js'
+import { isDigit, isLetter, isLetterOrDigit } from './chars.js'
 import { appFrames } from './frames.js'
 import { lineAt, nextStart } from './lines.js'
 import { runnerShape } from './runners.js'
@@ -40,6 +40,39 @@ const NEXT_CHARS = 60
 const MAX_LIST = 40
 /** A template seen more often than this is a repeat: copies between its first and last lose a point. */
 const REPEAT_FROM = 2
+
+/** Chars of a generated id: letters, digits, `_` and `-` (nanoid's alphabet). */
+const isIdChar = (c: number): boolean => isLetterOrDigit(c) || c === 95 || c === 45
+/** Shortest run of id chars that {@link walkTemplate} masks as one generated id. */
+const ID_MIN = 12
+/** Class of an id char for {@link idRun}: 1 lower case, 2 upper case, 3 digit, 0 `_` or `-`. */
+const idClass = (c: number): number => (c >= 97 && c <= 122 ? 1 : c >= 65 && c <= 90 ? 2 : isDigit(c) ? 3 : 0)
+/**
+ * End of the run of id chars from `at` (before `stop`) when it is a generated id (a request id,
+ * a nanoid, a pod's suffix), else 0: at least {@link ID_MIN} chars holding digits and letters
+ * (Drain's "a token with digits is a variable", for long tokens only) whose neighbouring
+ * letters and digits change class (lower, upper, digit) at two in five places or more, as random
+ * chars do (two in three) and names do not: `test_v2_login` (one change in 13) and
+ * `shouldReturn404WhenUserNotFound` (11 in 31) keep their words.
+ */
+function idRun(text: string, at: number, stop: number): number {
+  let k = at
+  let digits = 0
+  let letters = 0
+  let changes = 0
+  let prev = 0
+  for (; k < stop; k++) {
+    const c = text.charCodeAt(k)
+    const cls = idClass(c)
+    if (cls === 0 && c !== 95 && c !== 45) break
+    if (cls === 3) digits++
+    else if (cls !== 0) letters++
+    if (cls !== 0 && prev !== 0 && cls !== prev) changes++
+    prev = cls
+  }
+  const n = k - at
+  return n >= ID_MIN && digits > 0 && letters > 0 && changes * 5 >= n * 2 ? k : 0
+}
 
 const isHex = (c: number): boolean => isDigit(c) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70)
 
@@ -113,6 +146,15 @@ export function walkTemplate(text: string, from: number, stop: number, trim: boo
       }
       for (; i < j; i++) {
         const d = text.charCodeAt(i)
+        // A generated id (a request id, a nanoid, a pod suffix): a long run of id chars holding digits and letters
+        if (isLetterOrDigit(d) && !isIdChar(text.charCodeAt(i - 1))) {
+          const r = idRun(text, i, j)
+          if (r > 0) {
+            put(35)
+            i = r - 1
+            continue
+          }
+        }
         let k = d === 48 && (at(i + 1) | 32) === 120 ? i + 2 : i
         let digit = k > i
         for (; k < j && isHex(text.charCodeAt(k)); k++) if (isDigit(text.charCodeAt(k))) digit = true
