@@ -1,4 +1,5 @@
 import { DEFAULT_SECRET_RULES, isPlaceholder, type SecretRule } from './rules.js'
+import { compileLiterals, literalCursor, type LiteralSet } from '../scan/literals.js'
 
 /** Options of {@link redactSecrets}. */
 export interface RedactOptions {
@@ -86,7 +87,7 @@ function replacement(r: SecretRule, match: string, secret: string | undefined, k
 interface Pass {
   ci: boolean
   rules: readonly SecretRule[]
-  anchored?: { finder: RegExp; sticky: RegExp[]; starts: string[][]; byFirst: Map<number, number[]> }
+  anchored?: { finder: LiteralSet; sticky: RegExp[]; starts: string[][]; byFirst: Map<number, number[]> }
   /** Alternations of the active rules, by which rules are active ('1'/'0' per rule). */
   scans: Map<string, Scan>
 }
@@ -117,7 +118,7 @@ function compilePass(rules: readonly SecretRule[], ci: boolean): Pass {
   starts.forEach((ls, i) => {
     for (const code of new Set(ls.map((l) => l.charCodeAt(0)))) byFirst.set(code, [...(byFirst.get(code) ?? []), i])
   })
-  const finder = new RegExp(shortest(starts.flat()).map(escapeLiteral).join('|'), ci ? 'gi' : 'g')
+  const finder = compileLiterals(shortest(starts.flat()), { ignoreCase: ci })
   pass.anchored = { finder, sticky: rules.map((r) => new RegExp(r.pattern.source, ci ? 'iy' : 'y')), starts, byFirst }
   return pass
 }
@@ -160,14 +161,12 @@ function runScan(text: string, pass: Pass, active: readonly boolean[], kinds: Re
 }
 
 /** Every position where a finder literal begins, in increasing order; `undefined` when they are dense. */
-function candidates(text: string, finder: RegExp): number[] | undefined {
+function candidates(text: string, finder: LiteralSet): number[] | undefined {
   const limit = Math.max(DENSE_MIN, text.length / DENSE_CHARS)
   const found: number[] = []
-  finder.lastIndex = 0
-  for (let m = finder.exec(text); m !== null; m = finder.exec(text)) {
-    if (found.push(m.index) > limit) return undefined
-    finder.lastIndex = m.index + 1 // also a literal beginning inside another's hit
-  }
+  const cursor = literalCursor(text, finder)
+  // `p + 1`: also a literal beginning inside another's hit
+  for (let p = cursor.next(0); p !== -1; p = cursor.next(p + 1)) if (found.push(p) > limit) return undefined
   return found
 }
 

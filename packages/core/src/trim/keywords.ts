@@ -1,6 +1,6 @@
 /**
  * The keyword half of the salience scan (`salient.ts`): the words that mark a line about a
- * problem, the one regex that finds them, and the score of one hit, which tells a verdict
+ * problem (found by `scan/literals.ts`, or by the regex below where WebAssembly cannot run), and the score of one hit, which tells a verdict
  * (`ERROR:`, `TypeError`, a compiler's `a.c:3:5: error`) from a mention ("the error message")
  * and from noise (`ErrorHandler`, `-Werror`, `0 errors`). Char-code tests only, no regex per hit
  * but one anchored capitals check.
@@ -8,7 +8,7 @@
 import { isDigit, isLetter } from './chars.js'
 
 /** The keywords, in priority order (at one offset the first that matches wins). */
-const WORDS = [
+export const WORDS = [
   'error', 'fail', 'exception', 'traceback', 'panic', 'fatal', 'denied', 'assert', 'exit code', 'exit status', 'exited with',
   'warn', 'not ok', 'err!', 'segmentation fault', 'segfault', 'abort', 'cannot', "can't", 'could not', "couldn't", 'unable to',
   'no such file', 'not found', 'no space left', 'refused', 'timed out', 'killed', 'undefined reference', 'unresolved',

@@ -1,10 +1,11 @@
 /**
  * Salient lines: the lines a reader of a long tool output looks for first (errors, failures,
  * exceptions, tracebacks, panics, denials, assertions, non-zero exit codes, warnings).
- * Found in one linear pass with a literal alternation (no backtracking risk), plus a runner's
- * shape at the line start for failure lines without a keyword (`shapes.ts`).
+ * Found in one linear pass of a literal scanner (`scan/literals.ts`; no backtracking risk), plus
+ * a runner's shape at the line start for failure lines without a keyword (`shapes.ts`).
  */
-import { afterLocation, hitScore, KEYWORDS } from './keywords.js'
+import { afterLocation, hitScore, KEYWORDS, WORDS } from './keywords.js'
+import { compileLiterals, literalCursor } from '../scan/literals.js'
 import { isCompactProgress, isCrossMark, shapeScore } from './shapes.js'
 import { passedBlockStart, surefirePass } from './passing.js'
 import { endsWithSuccess, startsWithSuccess } from './verdict.js'
@@ -191,11 +192,15 @@ function mayHaveShape(text: string, start: number): boolean {
   return false
 }
 
+/** The keywords as a literal set (ASCII letters folded, as `KEYWORDS`' `i` flag does). */
+const KEYWORD_SET = compileLiterals(WORDS, { ignoreCase: true })
+
 /**
  * One pass over `text`: counts lines and, when `withSalient`, finds salient lines (keeping the
- * first `limit`). Cost: one keyword search plus one newline scan, both linear; each line is
- * judged on its keyword hits only (the first 600 chars' worth), never re-read whole, and on its
- * first char (a runner's shape, see `shapes.ts`, is read only when that char may start one).
+ * first `limit`). Cost: one keyword search (`scan/literals.ts`) plus one newline scan, both
+ * linear; each line is judged on its keyword hits only (the first 600 chars' worth), never
+ * re-read whole, and on its first char (a runner's shape, see `shapes.ts`, is read only when that
+ * char may start one).
  */
 export function scanLines(text: string, withSalient: boolean, limit = 10_000): LineScan {
   const salient: SalientLine[] = []
@@ -206,8 +211,15 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
     for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', nl + 1)) lines++
     return { lines: n > 0 && text.charCodeAt(n - 1) !== 10 ? lines + 1 : lines, salient, salientTotal }
   }
-  const re = new RegExp(KEYWORDS.source, 'gi')
-  let m: RegExpExecArray | null = re.exec(text)
+  // The keyword hits, leftmost first, as the regex `KEYWORDS` finds them (`scan/literals.ts`).
+  const hits = literalCursor(text, KEYWORD_SET)
+  let at = hits.next(0)
+  let word = at === -1 ? '' : WORDS[hits.id]!
+  /** The next hit at or after `from`. */
+  const nextHit = (from: number): void => {
+    at = hits.next(from)
+    if (at !== -1) word = WORDS[hits.id]!
+  }
   let line = 0
   let start = 0
   const add = (start: number, end: number, score: number): void => {
@@ -231,7 +243,7 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
   }
   while (start < n) {
     // Lines before the next keyword hit: a newline search and a first-char test each.
-    const hitAt = m === null ? n : m.index
+    const hitAt = at === -1 ? n : at
     let nl = text.indexOf('\n', start)
     let lineEnd = nl === -1 ? n : nl
     while (lineEnd < hitAt) {
@@ -251,17 +263,17 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
     line++
     const end = endOf(start, lineEnd)
     let score = 0
-    if (m !== null && m.index < end) {
-      score = scoreAt(text, m.index, m[0], start, end)
-      let hits = 1
-      while (score < 4 && hits < 16 && (m = re.exec(text)) !== null && m.index < end) {
-        score = Math.max(score, scoreAt(text, m.index, m[0], start, end))
-        hits++
+    if (at !== -1 && at < end) {
+      score = scoreAt(text, at, word, start, end)
+      let count = 1
+      while (score < 4 && count < 16 && (nextHit(at + word.length), at !== -1) && at < end) {
+        score = Math.max(score, scoreAt(text, at, word, start, end))
+        count++
       }
     }
-    if (m !== null && m.index <= lineEnd) {
-      re.lastIndex = lineEnd + 1
-      m = lineEnd < n ? re.exec(text) : null
+    if (at !== -1 && at <= lineEnd) {
+      if (lineEnd < n) nextHit(lineEnd + 1)
+      else at = -1
     }
     if (score > 0 && (endsWithSuccess(text, start, end) || startsWithSuccess(text, start, end))) score = 0
     if (score < 3 && end > start && mayHaveShape(text, start)) score = Math.max(score, shapeScore(text, start, end))
