@@ -132,7 +132,9 @@ describe('rewriteToolResult: more large parts than the budget has room for', () 
         const text = big('text', textLines)
         const res = resLines.map((n, i) => resource(`file:///p${i}`, big(`p${i}`, n)))
         const input: CallToolResult = { content: [...(textLines > 0 ? [{ type: 'text' as const, text }] : []), ...res], ...(withStructured ? { structuredContent: { rows: resLines } } : {}) }
-        const r = await rewriteToolResult(input, 'read_files', {}, `p${textLines}-${resLines.length}`, shared, () => undefined, budget)
+        // As the proxy does: the spillway that handles a part alone is the one for `budget` (`pool.forBudget`).
+        const h: HandleFn = (tool, result, args, id, maxChars) => shared(tool, result, args, id, maxChars ?? budget)
+        const r = await rewriteToolResult(input, 'read_files', {}, `p${textLines}-${resLines.length}`, h, () => undefined, budget)
         expect(shown(r)).toBeLessThanOrEqual(budget)
         const all = [...stored(r), ...r.content.map((b) => (b.type === 'text' ? b.text : b.type === 'resource' && 'text' in b.resource ? String(b.resource.text) : ''))].join('\n')
         for (const p of [...(textLines > 0 ? [text] : []), ...res.map((x) => x.resource.text)]) expect(all).toContain(p.split('\n').at(-1)!)
