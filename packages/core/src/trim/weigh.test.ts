@@ -60,6 +60,28 @@ describe('weighSalient', () => {
     for (const n of items as number[]) expect(lines.has(n)).toBe(true)
   })
 
+  it('the same project frame under many failures is one kind of line; the test file at another line is another', () => {
+    const ts = (i: number) => `2022-06-06T09:56:${String(10 + i).padStart(2, '0')}.5780460Z `
+    const log = (frame: (i: number) => string) => {
+      const lines: string[] = []
+      for (let i = 0; i < 6; i++) {
+        lines.push(`${ts(i)}  ${i + 1}) BuildSystem`, `${ts(i)}     Error: Failed to generate def for node.lib`)
+        lines.push(`${ts(i)}      at ${frame(i)}`, `${ts(i)}      at process.processTicksAndRejections (node:internal/process/task_queues:95:5)`, `${ts(i)}`)
+      }
+      return lines.join('\n')
+    }
+    const same = log(() => 'CMake._generateNodeLibDef (lib/cMake.js:278:15)')
+    const frames = weigh(same, 0).filter((s) => s.frame === true)
+    expect(frames.length).toBe(6)
+    // the six frames differ only in their timestamps: one template, which no other line has
+    expect(frames[0]!.template).toBeTypeOf('number')
+    expect(new Set(frames.map((f) => f.template)).size).toBe(1)
+    expect(weigh(same, 0).filter((s) => s.frame !== true).map((s) => s.template)).not.toContain(frames[0]!.template)
+    // the test file's frame at six lines: six kinds (a template would mask the line numbers)
+    const distinct = weigh(log((i) => `Context.<anonymous> (tests/es6/buildSystem.js:${40 + i}:9)`), 0).filter((s) => s.frame === true)
+    expect(distinct.length).toBe(6)
+    expect(new Set(distinct.map((f) => f.template)).size).toBe(6)
+  })
   it('lines holding a term of the call gain a point', () => {
     const text = 'error: a.c:3 oops\nerror: parser.c:9 bad token'
     const plain = weighSalient(text, scanLines(text, true).salient)

@@ -29,11 +29,14 @@ import { isDigit, isLetter, isLetterOrDigit } from './chars.js'
 import { appFrames } from './frames.js'
 import { lineAt, nextStart } from './lines.js'
 import { runnerShape } from './runners.js'
+import { afterTimestamp } from './shapes.js'
 import type { SalientLine } from './salient.js'
 import { RARE_NEAR, resolveWeights, type SalienceWeights } from './weights.js'
 
 /** Chars of a line its template is made from. */
 const TEMPLATE_CHARS = 120
+/** Chars of a project frame that tell one frame from another (see {@link weighSalient}). */
+const FRAME_CHARS = 400
 /** Chars of the next line that join a line's template (see {@link weighSalient}). */
 const NEXT_CHARS = 60
 /** Most lines a failure list adds after its header. */
@@ -376,7 +379,16 @@ export function weighSalient(text: string, salient: readonly SalientLine[], opti
     }
   }
   // The project's own frame of each trace (`frames.ts`).
-  for (const f of appFrames(text, salient, from, to)) if (!byLine.has(f.line)) byLine.set(f.line, f)
+  // A frame's kind is its exact text (after a CI timestamp): the same frame under 15 failures is
+  // one, the test file's frame at another line another.
+  const frameKinds = new Map<string, number>()
+  for (const f of appFrames(text, salient, from, to)) {
+    if (byLine.has(f.line)) continue
+    const at = afterTimestamp(text, f.start, f.end)
+    const body = text.slice(at, Math.min(f.end, at + FRAME_CHARS)).trim()
+    if (!frameKinds.has(body)) frameKinds.set(body, ids.size + frameKinds.size)
+    byLine.set(f.line, { ...f, template: frameKinds.get(body)! })
+  }
   const out = [...byLine.values()].sort((a, b) => a.line - b.line)
   if (focus.length > 0) {
     for (const s of out) {
