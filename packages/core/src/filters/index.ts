@@ -4,6 +4,7 @@ import { blankFilter, dedupExactFilter, dedupFilter } from './dedup/index.js'
 import { diffFilter, jsonDiffFilter } from './diff/index.js'
 import { jsonFilter } from './json/index.js'
 import { eventsFilter } from './events/index.js'
+import { epilogueFilter } from './epilogue/index.js'
 import { searchFilter } from './search/index.js'
 import { terminalFilter } from './terminal/index.js'
 import type { FilterDef } from './types.js'
@@ -13,6 +14,7 @@ export { ansiFilter, collapseProgress, progressFilter, stripAnsi } from './ansi/
 export { DEFAULT_ARIA, INTERACTIVE_ROLES, ariaFilter, ariaJsonFilter, trimAria, trimAriaInJson, type AriaOptions } from './aria/index.js'
 export { DEFAULT_DEDUP, blankFilter, collapseBlankRuns, collapseBlankRunsMapped, countBlankRuns, dedupExact, dedupExactFilter, dedupExactMapped, dedupFilter, dedupNear, maskLine, type DedupOptions, type MergedLines } from './dedup/index.js'
 export { DEFAULT_DIFF_SUMMARY, describeFile, diffFilter, jsonDiffFilter, parseDiff, summarizeDiff, summarizeDiffInJson, type DiffCommit, type DiffFile, type DiffSummaryOptions, type Hunk } from './diff/index.js'
+export { MAX_EPILOGUE_LINES, epilogueFilter, mergeEpilogue } from './epilogue/index.js'
 export { DEFAULT_EVENTS, eventsFilter, isEventsHeader, trimEvents, type EventsOptions } from './events/index.js'
 export { DEFAULT_JSON_SUMMARY, jsonFilter, renderCompact, summarizeJson, type JsonSummaryOptions, type RenderLimits } from './json/index.js'
 export { DEFAULT_SEARCH_SUMMARY, listedFiles, parseSearch, searchFilter, summarizeSearch, type SearchFile, type SearchParse, type SearchSummaryOptions } from './search/index.js'
@@ -36,6 +38,7 @@ export const DEFAULT_FILTERS: readonly FilterDef[] = Object.freeze([
   searchFilter,
   ariaFilter,
   eventsFilter,
+  epilogueFilter,
   dedupExactFilter,
   blankFilter,
   dedupFilter,

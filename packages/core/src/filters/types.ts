@@ -24,6 +24,13 @@ export interface FilterOutput {
    * ascending from 1. The fitter then numbers kept lines with the original's line numbers.
    */
   lineStarts?: readonly number[]
+  /**
+   * With `lineStarts`: output lines (1-based) that stand for their run of input lines without
+   * showing it (a summary such as `Post job cleanup. [+45 lines: ...]`, unlike `x (x3)` whose run
+   * repeats the shown line). When such a line is kept, the run's other lines are reported in
+   * `TrimOutcome.omitted`.
+   */
+  summaries?: readonly number[]
 }
 
 /**

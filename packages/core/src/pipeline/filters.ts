@@ -49,7 +49,7 @@ export function runFilters(text: string, provenance: Provenance, filters: readon
       continue
     }
     if (out === undefined || out.text === text) continue
-    provenance = afterFilter(provenance, text, out.text, f.preservesLines, out.lineStarts)
+    provenance = afterFilter(provenance, text, out.text, f.preservesLines, out.lineStarts, out.summaries)
     if (f.name === 'terminal' && terminalView) {
       const ranges = safeTerminalOmitted(out.text)
       if (ranges !== undefined && provenance.kind === 'rewritten') provenance = { kind: 'rewritten', terminal: ranges }

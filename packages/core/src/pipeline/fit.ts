@@ -1,5 +1,6 @@
 import { changedSpan } from '../trim/coarse.js'
-import { charCut, fitText } from '../trim/fit.js'
+import { charCut, fitText, mergeRanges } from '../trim/fit.js'
+import { lineOffsets } from '../trim/linemap.js'
 import { lineMapOf, SOURCE, type Provenance } from '../trim/provenance.js'
 import type { LineScan } from '../trim/salient.js'
 import { countLines } from '../trim/text.js'
@@ -60,4 +61,35 @@ function safeSpan(source: string, excerpt: string, lines: number): LineRange | u
   } catch {
     return { start: 1, end: Math.max(1, lines), chars: Math.max(0, source.length - excerpt.length) }
   }
+}
+
+/**
+ * `omitted` with the lines that kept summary lines stand for (`FilterOutput.summaries`: a CI
+ * job's post-steps shown as one counted line): for each summary of `merged` (the provenance the
+ * fit started from) whose line the excerpt shows, its run's other source lines, where no range of
+ * `omitted` has them already. Sorted, touching ranges joined.
+ */
+export function withSummaries(omitted: LineRange[], merged: Provenance, source: Source, excerpt: string): LineRange[] {
+  if (merged.kind !== 'merged' || merged.summaries === undefined || merged.summaries.length === 0) return omitted
+  const extra: LineRange[] = []
+  let offsets: number[] | undefined
+  for (const s of merged.summaries) {
+    const shown = s.text.endsWith('\r') ? s.text.slice(0, -1) : s.text
+    if (shown === '' || !excerpt.includes(shown)) continue
+    const i = merged.starts.indexOf(s.line)
+    if (i === -1) continue
+    const end = i + 1 < merged.starts.length ? merged.starts[i + 1]! - 1 : source.scan.lines
+    offsets ??= lineOffsets(source.text)
+    const o = offsets
+    const at = (n: number): number => o[Math.min(Math.max(0, n), o.length - 1)]!
+    // The run's lines after the summary, less those a range of `omitted` names already.
+    let from = s.line + 1
+    for (const r of [...omitted].sort((a, b) => a.start - b.start)) {
+      if (r.end < from || r.start > end) continue
+      if (r.start > from) extra.push({ start: from, end: r.start - 1, chars: at(r.start - 1) - at(from - 1) })
+      from = Math.max(from, r.end + 1)
+    }
+    if (from <= end) extra.push({ start: from, end, chars: at(end) - at(from - 1) })
+  }
+  return extra.length === 0 ? omitted : mergeRanges([...omitted, ...extra])
 }

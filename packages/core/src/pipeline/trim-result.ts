@@ -11,7 +11,7 @@ import type { ContentKind, Size, TrimOptions, TrimOutcome } from '../trim/types.
 import { lineView } from '../trim/view.js'
 import { callTerms } from '../trim/weigh.js'
 import type { SalienceWeights } from '../trim/weights.js'
-import { fitStep, omittedLines, type Source } from './fit.js'
+import { fitStep, omittedLines, withSummaries, type Source } from './fit.js'
 import { planFilters, runCleanup, runFilters } from './filters.js'
 import { retrim } from './retrim.js'
 import { resolveSettings } from './settings.js'
@@ -124,6 +124,7 @@ function trimChars(result: string, options: TrimOptions, internals: TrimInternal
   if (applied.length === 0 && fits) return unchanged()
 
   let fittedOmitted: TrimOutcome['omitted'] | undefined
+  const merged = provenance
   if (text.length > budget) {
     const fitted = fitStep(text, budget, profile, provenance, source, callTerms(args, focus), internals.salience)
     text = fitted.text
@@ -134,7 +135,9 @@ function trimChars(result: string, options: TrimOptions, internals: TrimInternal
   const cleaned = runCleanup(text, plan.after, ctx)
   text = cleaned.text
   applied.push(...cleaned.applied)
-  const { omitted, omittedExact } = omittedLines(provenance, fittedOmitted, source, text)
+  const lines = omittedLines(provenance, fittedOmitted, source, text)
+  const omitted = lines.omittedExact ? withSummaries(lines.omitted, merged, source, text) : lines.omitted
+  const omittedExact = lines.omittedExact
   return { ...base, text, changed: text !== input, applied, kept: { chars: text.length, lines: countLines(text), tokens: countTokens(text, tokenizer) }, omitted, omittedExact }
 }
 

@@ -258,7 +258,7 @@ function render(text: string, sc: LineScan, headEnd: number, tailStart: number, 
 }
 
 /** Sorts and joins touching ranges (a clipped kept line next to an omitted run). */
-function mergeRanges(ranges: LineRange[]): LineRange[] {
+export function mergeRanges(ranges: LineRange[]): LineRange[] {
   const sorted = ranges.slice().sort((a, b) => a.start - b.start)
   const out: LineRange[] = []
   for (const r of sorted) {

@@ -3,7 +3,10 @@ import type { Profile } from './types.js'
 // Exact dedup and blank-run collapse keep line order and map kept lines back to their original
 // numbers, so they may run on over-budget logs: on the labelled CI logs at 8,000 chars they keep
 // retention (terminal 90.46% -> 90.56%). Near-duplicate dedup stays opt-in (90.06%).
-const MERGE_RUNS = ['dedup-exact', 'blank']
+// A GitHub Actions job's post-steps at the log's end become one line (`ci-epilogue`, issue 16):
+// the tail then shows the lines before them (shared corpus 94.8 -> 95.1% at 8k, devextra 84.0 ->
+// 84.4%).
+const MERGE_RUNS = ['ci-epilogue', 'dedup-exact', 'blank']
 
 /** Chars a shell command's output line is shown with at most in an excerpt's middle (the `terminal` profile's `maxLineChars`). */
 export const TERMINAL_LINE_CHARS = 240

@@ -19,8 +19,17 @@ import type { LineRange } from './types.js'
 /** Where the lines of a text come from (see the module comment). */
 export type Provenance =
   | { kind: 'source' }
-  | { kind: 'merged'; starts: readonly number[] }
+  | { kind: 'merged'; starts: readonly number[]; summaries?: readonly Summary[] }
   | { kind: 'rewritten'; terminal?: readonly LineRange[] }
+
+/**
+ * A line that stands for its run of source lines without showing them (see
+ * `FilterOutput.summaries`): the source line its run starts at, and the line as written.
+ */
+export interface Summary {
+  line: number
+  text: string
+}
 
 /** The text's lines are the source's. */
 export const SOURCE: Provenance = Object.freeze({ kind: 'source' })
@@ -33,13 +42,33 @@ export const REWRITTEN: Provenance = Object.freeze({ kind: 'rewritten' })
  * each line starts (a map that fails {@link validStarts} is ignored); else rewritten. Ranges the
  * terminal filter reported survive later filters, as they name lines of the source.
  */
-export function afterFilter(prev: Provenance, before: string, after: string, preservesLines: boolean, lineStarts: unknown): Provenance {
+export function afterFilter(prev: Provenance, before: string, after: string, preservesLines: boolean, lineStarts: unknown, summaries?: unknown): Provenance {
   if (preservesLines) return prev
   const ls: readonly unknown[] | undefined = Array.isArray(lineStarts) ? lineStarts : undefined
   if (ls !== undefined && prev.kind !== 'rewritten' && validStarts(ls, countLines(after), countLines(before))) {
-    return { kind: 'merged', starts: prev.kind === 'merged' ? composeStarts(prev.starts, ls) : ls }
+    const starts = prev.kind === 'merged' ? composeStarts(prev.starts, ls) : ls
+    const kept = prev.kind === 'merged' ? (prev.summaries ?? []).filter((s) => starts.includes(s.line)) : []
+    const added = summaryLines(after, starts, summaries)
+    const all = [...kept, ...added]
+    return all.length > 0 ? { kind: 'merged', starts, summaries: all } : { kind: 'merged', starts }
   }
   return prev.kind === 'rewritten' ? prev : REWRITTEN
+}
+
+/** The filter's summary lines (valid 1-based output line numbers only, at most 64) with their source lines and text. */
+function summaryLines(after: string, starts: readonly number[], summaries: unknown): Summary[] {
+  if (!Array.isArray(summaries) || summaries.length === 0) return []
+  const want = new Set(summaries.filter((n): n is number => Number.isInteger(n) && n >= 1 && n <= starts.length).slice(0, 64))
+  const out: Summary[] = []
+  let n = 1
+  for (let at = 0; at <= after.length && out.length < want.size; n++) {
+    const nl = after.indexOf('\n', at)
+    const end = nl === -1 ? after.length : nl
+    if (want.has(n)) out.push({ line: starts[n - 1]!, text: after.slice(at, end) })
+    if (nl === -1) break
+    at = nl + 1
+  }
+  return out
 }
 
 /** The fitter's view of a `merged` provenance: a {@link LineMap} onto `source`; else undefined. */
