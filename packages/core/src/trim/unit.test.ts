@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { fitText } from './fit.js'
 import { DEFAULT_PROFILES } from './profiles.js'
-import { isBareHeader, unitAfter } from './unit.js'
+import { isBareHeader, isTestFailureHeader, unitAfter } from './unit.js'
 import { noise } from './fixture.js'
 
 const profile = DEFAULT_PROFILES.terminal!
@@ -59,6 +59,20 @@ describe('unitAfter (unit.ts)', () => {
   it('a diagnostic followed by a `-->` location: that line', () => {
     const text = ['error: unnecessary hashes around raw string literal', '   --> src/rules/text.rs:364:20', '    |', '364 |  let code = r#"'].join('\n')
     expect(unitAfter(text, lineOf(text, 1), text.length).map((l) => l.n)).toEqual([2])
+  })
+
+  it("one JUnit test's failure header (Surefire, Gradle): its exception on the next non-blank line", () => {
+    const surefire = ['[ERROR] getMonitor  Time elapsed: 0.748 s  <<< ERROR!', 'org.mockito.exceptions.misusing.InjectMocksException: ', '', 'Cannot instantiate @InjectMocks field'].join('\n')
+    expect(unitAfter(surefire, lineOf(surefire, 1), surefire.length).map((l) => l.n)).toEqual([2])
+    const old = ['testParse(com.acme.ParserTest)  Time elapsed: 0.01 sec  <<< FAILURE!', '', 'java.lang.AssertionError: expected:<1> but was:<2>'].join('\n')
+    expect(unitAfter(old, lineOf(old, 1), old.length).map((l) => l.n)).toEqual([2, 3])
+    const gradle = ['ParserTest > parsesEmptyInput() FAILED', '    org.opentest4j.AssertionFailedError at ParserTest.java:42'].join('\n')
+    expect(unitAfter(gradle, lineOf(gradle, 1), gradle.length).map((l) => l.n)).toEqual([2])
+    const t = (line: string): boolean => isTestFailureHeader(line, 0, line.length)
+    expect(t('Tests run: 3, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.5 s <<< FAILURE! - in com.acme.ParserTest')).toBe(false)
+    expect(t('BUILD FAILED')).toBe(false)
+    expect(t('> Task :app:test FAILED')).toBe(false) // a task's verdict, not one test's
+    expect(t('x'.repeat(5000) + ' <<< FAILURE!')).toBe(true)
   })
 
   it('any other line: nothing; nothing past the limit', () => {

@@ -10,6 +10,8 @@
  *   message, gMock's `Mock function called more times than expected`);
  * - a diagnostic header followed by a `--> file:line:col` location line (rustc, clippy, and the
  *   compilers that copied its format): the location is the unit's second line.
+ * - one JUnit test's failure header, Surefire's `testX  Time elapsed: 0.01 s  <<< FAILURE!`
+ *   (`<<< ERROR!`) or Gradle's `XTest > testX FAILED`: its exception, the next non-blank line.
  *
  * Cost: reads a bounded prefix of the line and of the next few lines, char codes only, no regex.
  */
@@ -70,6 +72,24 @@ export function isBareHeader(text: string, start: number, end: number): boolean 
   return VERDICT_ENDS.includes(word)
 }
 
+/** Endings of a JUnit test's own failure header, whose next line is its exception (Surefire, Gradle). */
+const TEST_VERDICTS = ['<<< FAILURE!', '<<< ERROR!']
+
+/**
+ * True when the line `[start, end)` is one test's failure header whose exception follows on the
+ * next line: Surefire's `testX(a.BTest)  Time elapsed: 0.01 s  <<< FAILURE!` (`<<< ERROR!`) and
+ * Gradle's `BTest > testX FAILED`.
+ */
+export function isTestFailureHeader(text: string, start: number, end: number): boolean {
+  const from = Math.max(start, end - PROBE)
+  const e = trimmedEnd(text, from, end)
+  for (const v of TEST_VERDICTS) if (e - from >= v.length && text.startsWith(v, e - v.length)) return true
+  if (e - from < 9 || !text.startsWith(' FAILED', e - 7)) return false
+  const i = contentAt(text, start, end)
+  const gt = text.indexOf(' > ', i)
+  return gt !== -1 && gt < e - 7
+}
+
 /** True when the line is a `--> file:line:col` location (after indentation). */
 function isArrowLocation(text: string, l: Line): boolean {
   const i = contentAt(text, l.start, l.end)
@@ -84,6 +104,17 @@ export function unitAfter(text: string, l: Line, limit: number): Line[] {
   const out: Line[] = []
   const bare = isBareHeader(text, l.start, l.end)
   let at = nextStart(text, l.start)
+  if (!bare && isTestFailureHeader(text, l.start, l.end)) {
+    // its exception: the next non-blank line (within a few)
+    for (let k = 1; k <= UNIT_PROBE && at < limit; k++) {
+      const next = lineAt(text, l.n + k, at)
+      if (nextStart(text, at) > limit) break
+      out.push(next)
+      if (contentAt(text, next.start, next.end) < next.end) return out
+      at = nextStart(text, at)
+    }
+    return []
+  }
   let shown = 0
   for (let k = 1; k <= UNIT_PROBE && at < limit; k++) {
     const next = lineAt(text, l.n + k, at)
