@@ -24,6 +24,10 @@ describe('a pass verdict at the line start (verdict.ts)', () => {
     'ok 4 - error path returns 500',
     'ok  \tgithub.com/acme/errors\t0.012s',
     '2024-03-01T10:11:12.1234567Z   ✓ fails fast on a missing config',
+    // pytest-xdist -v: a worker and the progress before the verdict
+    '[gw0] [ 94%] PASSED gammapy/stats/tests/test_counts_statistic.py::test_cash_errors[1-2-result0] ',
+    '2022-03-22T19:28:51.4325796Z [gw1] [ 95%] XFAIL tests/test_stats.py::test_error_matching[1--2-nan] ',
+    '[gw12] [100%] SKIPPED tests/test_io.py::test_read_error',
   ])('not salient: %s', (line) => expect(lineSalience(line)).toBe(0))
 
   it.each([
@@ -33,6 +37,8 @@ describe('a pass verdict at the line start (verdict.ts)', () => {
     ['okay, the build failed', 3],
     ['[  FAILED  ] ErrorTest.ReportsFailure (0 ms)', 4],
     ['FAIL src/errors/handler.test.ts', 4],
+    ['[gw0] [ 92%] FAILED gammapy/modeling/models/tests/test_spatial.py::test_sky_diffuse_constant ', 3],
+    ['[gw0] [ 37%] ERROR gammapy/irf/edisp/tests/test_kernel.py::TestEDispKernel::test_get_bias ', 3],
   ])('still salient: %s', (line, score) => expect(lineSalience(line)).toBeGreaterThanOrEqual(score as number))
 
   it('reads a bounded prefix', () => {
@@ -57,6 +63,9 @@ describe('a success or progress verdict at the line end (salient.ts)', () => {
     'tests/test_api.py::test_error_handler PASSED',
     '  ✓ rejects the request when the token fails validation passed',
     'ExceptionMapperTest > mapsTimeoutError SKIPPED',
+    // pytest -v: the progress after the verdict
+    'tests/test_counts_statistic.py::test_cash_errors[1-2-result0] PASSED                 [ 94%]',
+    'tests/test_stats.py::test_error_matching XFAIL (flaky upstream)                       [100%]',
   ])('not salient: %s', (line) => expect(lineSalience(line)).toBe(0))
 
   it.each([

@@ -23,12 +23,23 @@ function sameWord(text: string, w: number, e: number, word: string): boolean {
  * True when the line `[start, end)` ends with a success or progress verdict (`... passed (0.001
  * seconds).`, `Test "x" started.`, `test x ... ok`), not preceded by a count (`3 passed` is a
  * summary): a keyword earlier in it is part of a name (`testFailOnError`, `"Error diagnostics"`).
- * Reads at most the last 48 chars, backwards.
+ * pytest -v's progress at the end (`PASSED        [ 94%]`) and its padding are skipped first.
+ * Reads at most the last 48 chars (plus a progress bracket and 200 blanks of padding), backwards.
  */
 export function endsWithSuccess(text: string, start: number, end: number): boolean {
-  const stop = Math.max(start, end - 48)
+  let stop = Math.max(start, end - 48)
   let e = end
   while (e > stop && (text.charCodeAt(e - 1) === 32 || text.charCodeAt(e - 1) === 46 || text.charCodeAt(e - 1) === 13)) e--
+  if (text.charCodeAt(e - 1) === 93 /* ] */ && text.charCodeAt(e - 2) === 37 /* % */) {
+    // pytest -v's progress: `tests/a.py::test_errors PASSED      [ 94%]`
+    let open = e - 3
+    while (open >= stop && open > e - 10 && (isDigit(text.charCodeAt(open)) || text.charCodeAt(open) === 32)) open--
+    if (open < stop || text.charCodeAt(open) !== 91) return false
+    // the padding to the terminal's width before it (at most 200 blanks), then 48 chars as usual
+    e = open
+    while (e > start && open - e < 200 && text.charCodeAt(e - 1) === 32) e--
+    stop = Math.max(start, e - 48)
+  }
   if (text.charCodeAt(e - 1) === 41 /* ) */) {
     // a duration in parentheses: `(0.000 seconds)`, `(12 ms)`
     let open = e - 2
@@ -73,6 +84,8 @@ export function startsWithSuccess(text: string, start: number, end: number): boo
     return k < end && (isBlankCode(text.charCodeAt(k)) || text.charCodeAt(k) === 58)
   }
   if (c === 91 /* [ */) {
+    const x = afterXdistPrefix(text, i, end)
+    if (x !== -1) return XDIST_PASS.some((w) => text.startsWith(w, x) && x + w.length < end && isBlankCode(text.charCodeAt(x + w.length)))
     let k = i + 1
     while (k < end && k - i < 12 && text.charCodeAt(k) === 32) k++
     const word = text.startsWith('OK', k) ? 2 : text.startsWith('PASSED', k) ? 6 : 0
@@ -86,3 +99,23 @@ export function startsWithSuccess(text: string, start: number, end: number): boo
 
 const isBlankCode = (c: number): boolean => c === 32 || c === 9
 
+
+/** pytest-xdist's verdicts (after its `[gw0] [ 94%] ` prefix) that are no failure. */
+const XDIST_PASS = ['PASSED', 'SKIPPED', 'XFAIL', 'XPASS']
+
+/**
+ * The offset after pytest-xdist's verbose prefix at `i` (`[gw3] [ 94%] `, a worker and the
+ * progress), or -1. At most a few dozen chars read.
+ */
+function afterXdistPrefix(text: string, i: number, end: number): number {
+  if (!text.startsWith('[gw', i)) return -1
+  let k = i + 3
+  const d = k
+  while (k < end && k - d < 4 && isDigit(text.charCodeAt(k))) k++
+  if (k === d || text.charCodeAt(k) !== 93 || text.charCodeAt(k + 1) !== 32 || text.charCodeAt(k + 2) !== 91) return -1
+  k += 3
+  const p = k
+  while (k < end && k - p < 4 && (isDigit(text.charCodeAt(k)) || text.charCodeAt(k) === 32)) k++
+  if (text.charCodeAt(k) !== 37 || text.charCodeAt(k + 1) !== 93 || text.charCodeAt(k + 2) !== 32) return -1
+  return k + 3
+}
