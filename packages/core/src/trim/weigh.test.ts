@@ -82,6 +82,27 @@ describe('weighSalient', () => {
     expect(distinct.length).toBe(6)
     expect(new Set(distinct.map((f) => f.template)).size).toBe(6)
   })
+  it("a Python traceback's header is not a failure list: its frames are not added as items", () => {
+    const tb = (k: number) => [
+      `ERROR: test_list_${k} (vistrails.core.scripting.export.TestExport)`,
+      '----------------------------------------------------------------------',
+      'Traceback (most recent call last):',
+      `  File "/home/travis/build/V/venv/lib/python2.7/site-packages/vistrails/core/scripting/export.py", line ${500 + k}, in test_list`,
+      '    self.assertEqual(expected, actual)',
+      '  File "/home/travis/build/V/venv/lib/python2.7/site-packages/vistrails/core/modules/module_registry.py", line 757, in get',
+      '    raise MissingPackageVersion(identifier, package_version)',
+      'MissingPackageVersion: Missing version 0.2.4 of package org.vistrails.vistrails.basic',
+      '',
+    ]
+    const text = [0, 1, 2].flatMap(tb).join('\n')
+    const lines = text.split('\n')
+    const added = weigh(text, 0).filter((s) => lines[s.line - 1]!.startsWith('  File ') || lines[s.line - 1]!.startsWith('    '))
+    // the header is salient (so the list rule looked at it) ...
+    expect(weigh(text, 0).some((s) => lines[s.line - 1] === 'Traceback (most recent call last):' && s.score >= 2)).toBe(true)
+    // ... yet no frame or code line became a list item (a trace's own project frame could: frames.ts; these are all site-packages)
+    expect(added.filter((s) => s.frame !== true).map((s) => s.line)).toEqual([])
+  })
+
   it('lines holding a term of the call gain a point', () => {
     const text = 'error: a.c:3 oops\nerror: parser.c:9 bad token'
     const plain = weighSalient(text, scanLines(text, true).salient)

@@ -229,6 +229,14 @@ function isListItem(text: string, l: { start: number; end: number }, headerInden
 }
 
 /** The header of a failure list: a line whose last non-blank char is `:`. */
+/** Python's `Traceback (most recent call last):`: a trace's header (its frames follow), not a list of failures. */
+function isTraceHeader(text: string, s: SalientLine): boolean {
+  const from = afterTimestamp(text, s.start, s.end)
+  let i = from
+  while (i < s.end && i - from < 64 && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++
+  return text.startsWith('Traceback (most recent call last):', i)
+}
+
 function endsWithColon(text: string, s: SalientLine): boolean {
   let e = s.end
   while (e > s.start && (text.charCodeAt(e - 1) === 32 || text.charCodeAt(e - 1) === 9)) e--
@@ -368,7 +376,7 @@ export function weighSalient(text: string, salient: readonly SalientLine[], opti
   })
   // Failure lists: items after a salient header ending with ':'.
   for (const s of salient) {
-    if (s.score < 2 || !endsWithColon(text, s)) continue
+    if (s.score < 2 || !endsWithColon(text, s) || isTraceHeader(text, s)) continue
     const headerIndent = indentOf(text, s.start, s.end)
     let at = nextStart(text, s.start)
     for (let k = 1; k <= MAX_LIST && at < to; k++) {
