@@ -74,7 +74,7 @@ export interface TrimmingResult {
 }
 
 /** How a case's labels are matched: spans for LogChunks, whole lines for the rest. */
-const matchOf = (c: TrimCase): LabelMatch => (c.labelSource !== undefined && SPAN_LABEL_SOURCES.has(c.labelSource) ? 'span' : 'line')
+export const matchOf = (c: TrimCase): LabelMatch => (c.labelSource !== undefined && SPAN_LABEL_SOURCES.has(c.labelSource) ? 'span' : 'line')
 
 const nullableMean = (xs: Array<number | undefined>): number | null => {
   const v = xs.filter((x): x is number => x !== undefined)

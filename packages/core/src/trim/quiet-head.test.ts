@@ -29,7 +29,8 @@ describe('a quiet head gives its share to the middle (fit.ts)', () => {
   })
 
   it('keeps a single failure\'s context after a quiet set-up', () => {
-    const detail = Array.from({ length: 6 }, (_, i) => `    expected field ${i} of the parsed record to be "name-${i}" but it was missing from the output`)
+    // as many detail lines as the profile shows after an error line
+    const detail = Array.from({ length: profile.contextAfter }, (_, i) => `    expected field ${i} of the parsed record to be "name-${i}" but it was missing from the output`)
     const lines = ['$ make check', ...setup(120), 'ERROR: record parser rejected input.csv', ...detail, ...noise(200, 500), 'BUILD FAILED in 3s']
     const out = fitText(lines.join('\n'), 1500, profile).text
     expect(out.length).toBeLessThanOrEqual(1500)
@@ -39,20 +40,24 @@ describe('a quiet head gives its share to the middle (fit.ts)', () => {
   })
 
   it('leaves the head alone when it holds a salient line', () => {
-    const lines = [...noise(3), 'warning: config file missing, using defaults', ...setup(120), 'ERROR: record parser rejected input.csv', ...noise(200, 500), 'BUILD FAILED in 3s']
-    const withWarning = fitText(lines.join('\n'), 4000, profile).text
+    const lines = [...noise(3), 'warning: config file missing, using defaults', ...setup(240), 'ERROR: record parser rejected input.csv', ...noise(400, 500), 'BUILD FAILED in 3s']
+    // 8k: a head share (5%) of 400 chars, past the warning into the set-up
+    const withWarning = fitText(lines.join('\n'), 8000, profile).text
     // the head's share is kept: its lines past the warning are shown
     const head = (out: string): string => out.slice(0, out.indexOf('[... spillway'))
     expect(head(withWarning)).toContain(setup(2)[1]!)
-    const quiet = fitText(lines.filter((l) => !l.startsWith('warning')).join('\n'), 4000, profile).text
+    const quiet = fitText(lines.filter((l) => !l.startsWith('warning')).join('\n'), 8000, profile).text
     expect(head(quiet)).toContain(lines[0]!)
     expect(head(quiet)).not.toContain(setup(2)[1]!)
   })
 
   it('keeps the first line whole when a quarter of the head would cut it', () => {
     const first = `$ ./gradlew check --continue --stacktrace ${'-Pflag '.repeat(30)}`
-    const lines = [first, ...setup(120), 'ERROR: record parser rejected input.csv', ...noise(200, 500), 'BUILD FAILED in 3s']
-    const out = fitText(lines.join('\n'), 4000, profile).text
+    const lines = [first, ...setup(240), 'ERROR: record parser rejected input.csv', ...noise(400, 500), 'BUILD FAILED in 3s']
+    // 8k: the head's share (400 chars) holds the first line, a quarter of it (100) would not
+    expect(first.length).toBeGreaterThan(8000 * profile.head / 4)
+    expect(first.length).toBeLessThan(8000 * profile.head)
+    const out = fitText(lines.join('\n'), 8000, profile).text
     expect(out.startsWith(first + '\n[... spillway: omitted lines 2-')).toBe(true)
   })
 })
