@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { stripAnsi } from '../filters/ansi/index.js'
 import { countLines } from '../trim/text.js'
+import { lineView } from '../trim/view.js'
 import { readerOf } from './fixture.js'
 import { grepBlob, type GrepParams } from './grep.js'
 import { rangeChars, rangeLines, viewSuffix } from './read.js'
@@ -14,8 +15,13 @@ const params = (pattern: string, extra: Partial<GrepParams> = {}): GrepParams =>
   if (verdict.kind === 'refused') throw new Error('refused')
   return { verdict, pattern, ignoreCase: false, context: 0, page: 1, pageSize: 1_000_000, answerMaxChars: 10_000_000, timeoutMs: 10_000, callFor: (p) => `page ${p}`, rangeCall: (s, c) => `range ${s} ${c}`, ...extra }
 }
-// range and grep read the text with ANSI codes removed (as the excerpt shows it); line numbers are unchanged.
-const shown = (text: string): string => stripAnsi(text) ?? text
+// range and grep read the text the excerpt numbers: the text inside JSON when the result is JSON
+// around it (a JSON string such as `""` or `"a\nb"` is read as its value), with ANSI codes
+// removed; line numbers are unchanged.
+const shown = (text: string): string => {
+  const lined = lineView(text)?.text ?? text
+  return stripAnsi(lined) ?? lined
+}
 const naiveLines = (text: string): string[] => {
   const lines = text.split('\n')
   if (text.endsWith('\n')) lines.pop()
@@ -34,10 +40,17 @@ describe('line index', () => {
     await fc.assert(
       fc.asyncProperty(textArb, async (text) => {
         const b = await blob(text)
-        expect(b.lineCount).toBe(countLines(text))
+        expect(b.lineCount).toBe(countLines(shown(text)))
         expect(await Promise.all(Array.from({ length: b.lineCount }, (_, i) => b.line(i)))).toEqual(naiveLines(shown(text)))
       }),
     )
+  })
+
+  it('reads a result that is one JSON string as its value (CI seed 568463733: `""`)', async () => {
+    expect((await blob('""')).lineCount).toBe(0)
+    const b = await blob('"a\\nb"')
+    expect(b.lineCount).toBe(2)
+    expect([await b.line(0), await b.line(1)]).toEqual(['a', 'b'])
   })
 })
 
