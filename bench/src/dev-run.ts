@@ -12,19 +12,19 @@ import { parseArgs } from 'node:util'
 import { spillwayTrim } from './baselines/spillway.js'
 import { DEFAULT_DEVEXTRA_DIR, DEFAULT_HELDOUT_DIR, loadHeldout } from './corpus/heldout.js'
 import { loadCorpus } from './corpus/load.js'
-import { TOOL_FOR_KIND, type TrimCase } from './corpus/types.js'
-import { retention } from './metrics/retention.js'
+import type { TrimCase } from './corpus/types.js'
+import { runHeldout } from './heldout-run.js'
 import { mean } from './metrics/stats.js'
-import { REPORT_BUDGETS, matchOf } from './suites/trimming.js'
+import { REPORT_BUDGETS, labelledCases } from './suites/trimming.js'
 
 /** Retention of each case at each budget under spillway's shipped defaults. */
 export function devRetention(cases: readonly TrimCase[], budgets: readonly number[] = REPORT_BUDGETS): number[][] {
-  return cases.map((c) => budgets.map((budget) => retention(spillwayTrim.run(c.text, { budget, kind: c.kind, tool: TOOL_FOR_KIND[c.kind] }), c.labelled ?? [], matchOf(c)) ?? 0))
+  return runHeldout(cases, [spillwayTrim], budgets).map((row) => row.retention)
 }
 
 /** The shared corpus's CI logs with at least one non-blank labelled line (the trimming suite's set). */
 export function labelledCiLogs(corpusDir: string): TrimCase[] {
-  return loadCorpus(corpusDir).cases.filter((c) => c.kind === 'ci-log' && c.labelled !== undefined && retention('', c.labelled) !== undefined)
+  return labelledCases(loadCorpus(corpusDir).cases).filter((c) => c.kind === 'ci-log')
 }
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`

@@ -15,7 +15,7 @@ import { DEFAULT_HELDOUT_DIR, checkHeldout, checkLicenses, checkNotInDevCorpus, 
 import { TOOL_FOR_KIND, type TrimCase } from './corpus/types.js'
 import { retention } from './metrics/retention.js'
 import { mean } from './metrics/stats.js'
-import { REPORT_BUDGETS } from './suites/trimming.js'
+import { REPORT_BUDGETS, matchOf } from './suites/trimming.js'
 
 /** The methods compared: spillway and the head+tail reference. */
 export const HELDOUT_METHODS: readonly TrimMethod[] = [spillwayTrim, headTail]
@@ -37,7 +37,7 @@ export function runHeldout(cases: readonly TrimCase[], methods: readonly TrimMet
       const r = budgets.map((budget) => {
         const out = method.run(c.text, { budget, kind: c.kind, tool: TOOL_FOR_KIND[c.kind] })
         if (out.length > budget) over++
-        return retention(out, c.labelled ?? []) ?? 0
+        return retention(out, c.labelled ?? [], matchOf(c)) ?? 0
       })
       rows.push({ id: c.name, method: method.id, retention: r, overBudget: over })
     }

@@ -76,6 +76,11 @@ export interface TrimmingResult {
 /** How a case's labels are matched: spans for LogChunks, whole lines for the rest. */
 export const matchOf = (c: TrimCase): LabelMatch => (c.labelSource !== undefined && SPAN_LABEL_SOURCES.has(c.labelSource) ? 'span' : 'line')
 
+/** The cases with a labelled, non-blank line and a label source: the ones retention is reported for. */
+export function labelledCases(cases: readonly TrimCase[]): TrimCase[] {
+  return cases.filter((c) => c.labelled !== undefined && c.labelSource !== undefined && retention('', c.labelled) !== undefined)
+}
+
 const nullableMean = (xs: Array<number | undefined>): number | null => {
   const v = xs.filter((x): x is number => x !== undefined)
   return v.length === 0 ? null : mean(v)
@@ -120,7 +125,7 @@ export function runTrimming(cases: readonly TrimCase[], methods: readonly TrimMe
 
   const curves: RetentionCurve[] = []
   // Logs without a non-blank label have no retention (undefined): left out, as in the cells.
-  const labelled = cases.filter((c) => c.labelled !== undefined && c.labelSource !== undefined && retention('', c.labelled) !== undefined)
+  const labelled = labelledCases(cases)
   const sources = [...new Set(labelled.map((c) => c.labelSource!))]
   const byMethod = new Map<string, Map<TrimCase, number[]>>()
   const reportAt = REPORT_BUDGETS.map((b) => RETENTION_GRID.indexOf(b as (typeof RETENTION_GRID)[number]))

@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { stripAnsi } from '../filters/ansi/index.js'
 import { countLines } from '../trim/text.js'
 import { lineView } from '../trim/view.js'
+import { bodyOf } from './blobs.js'
 import { readerOf } from './fixture.js'
 import { grepBlob, type GrepParams } from './grep.js'
 import { rangeChars, rangeLines, viewSuffix } from './read.js'
@@ -18,10 +18,7 @@ const params = (pattern: string, extra: Partial<GrepParams> = {}): GrepParams =>
 // range and grep read the text the excerpt numbers: the text inside JSON when the result is JSON
 // around it (a JSON string such as `""` or `"a\nb"` is read as its value), with ANSI codes
 // removed; line numbers are unchanged.
-const shown = (text: string): string => {
-  const lined = lineView(text)?.text ?? text
-  return stripAnsi(lined) ?? lined
-}
+const shown = (text: string): string => bodyOf(text, lineView(text))?.text ?? text
 const naiveLines = (text: string): string[] => {
   const lines = text.split('\n')
   if (text.endsWith('\n')) lines.pop()
