@@ -14,6 +14,7 @@ import type { TrimMethod } from './baselines/types.js'
 import { DEFAULT_HELDOUT_DIR, checkHeldout, checkLicenses, checkNotInDevCorpus, heldoutManifest, loadHeldout } from './corpus/heldout.js'
 import { TOOL_FOR_KIND, type TrimCase } from './corpus/types.js'
 import { retention } from './metrics/retention.js'
+import { oracleRetention } from './metrics/oracle.js'
 import { mean } from './metrics/stats.js'
 import { REPORT_BUDGETS, matchOf } from './suites/trimming.js'
 
@@ -81,6 +82,8 @@ function main(): void {
         console.log(`| ${r.id} | ${c.text.length} | ${c.labelled?.length ?? 0} | ${r.retention.map(pct).join(' | ')} |`)
       }
       console.log(`| **mean** (${of.length} logs) | | | ${REPORT_BUDGETS.map((_, i) => `**${pct(mean(of.map((r) => r.retention[i]!)))}**`).join(' | ')} |`)
+      const known = of.map((r) => cases.find((x) => x.name === r.id)!).map((c) => oracleRetention(c.labelled ?? [], matchOf(c), REPORT_BUDGETS))
+      if (method.id === 'spillway') console.log(`| mean, labels known (\`metrics/oracle.ts\`: the labelled lines alone) | | | ${REPORT_BUDGETS.map((_, i) => pct(mean(known.map((k) => k[i]!)))).join(' | ')} |`)
       for (const [family, ids] of families) {
         const fam = of.filter((r) => ids.has(r.id))
         if (fam.length > 0) console.log(`| mean of ${family} (${fam.length} logs) | | | ${REPORT_BUDGETS.map((_, i) => pct(mean(fam.map((r) => r.retention[i]!)))).join(' | ')} |`)

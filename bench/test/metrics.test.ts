@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { oracleExcerpt, oracleRetention } from '../src/metrics/oracle.js'
 import { retention, splitJavaLines } from '../src/metrics/retention.js'
 import { recallAt, reciprocalRank, scoreRankings } from '../src/metrics/retrieval.js'
 import { median, quantile } from '../src/metrics/stats.js'
@@ -33,6 +34,41 @@ describe('retention', () => {
   })
   it('splits lines like Java readLine (CR, LF, CRLF)', () => {
     expect(splitJavaLines('a\r\nb\rc\nd')).toEqual(['a', 'b', 'c', 'd'])
+  })
+})
+
+describe('labels-known reference (oracle.ts)', () => {
+  const labelled = ['\x1b[31mERROR: a much longer failure line that costs many chars\x1b[0m', 'FAIL b', 'FAIL c', '', 'FAIL b', 'x'.repeat(300)]
+  it('shows the labelled lines alone, each once, within the budget; the same rule scores it', () => {
+    const all = oracleExcerpt(labelled, 10_000)
+    expect(all.split('\n')).toEqual(['ERROR: a much longer failure line that costs many chars', 'FAIL b', 'FAIL c', 'x'.repeat(200)])
+    expect(retention(all, labelled)).toBe(1)
+    expect(oracleRetention(labelled, 'line', [10_000])).toEqual([1])
+  })
+  it('takes the most labels per char first: a repeated label, then short ones', () => {
+    // "FAIL b" matches two labels: it goes first; then "FAIL c"; the long lines do not fit 20 chars.
+    const out = oracleExcerpt(labelled, 20)
+    expect(out).toBe('FAIL b\nFAIL c')
+    expect(out.length).toBeLessThanOrEqual(20)
+    expect(oracleRetention(labelled, 'line', [6, 13, 20])).toEqual([2 / 5, 3 / 5, 3 / 5])
+  })
+  it('distinct labels: shows as many as any excerpt of the budget could (the shortest first), never over it', () => {
+    for (let seed = 1; seed < 200; seed++) {
+      const ls = Array.from({ length: seed % 17 }, (_, i) => `L${i}-${'y'.repeat((i * 31 + seed) % 90)}`)
+      for (const budget of [0, 10, 50, 200, 1000]) {
+        const out = oracleExcerpt(ls, budget)
+        expect(out.length).toBeLessThanOrEqual(budget)
+        // Most lines of these lengths that fit: the shortest first (n lines cost their chars and n - 1 newlines).
+        const lengths = ls.map((l) => l.length).sort((a, b) => a - b)
+        let most = 0
+        for (let used = -1; most < lengths.length && used + lengths[most]! + 1 <= budget; most++) used += lengths[most]! + 1
+        expect(out === '' ? 0 : out.split('\n').length).toBe(most)
+        expect(retention(out, ls) ?? 0).toBeCloseTo(ls.length === 0 ? 0 : most / ls.length)
+      }
+    }
+  })
+  it('span labels (LogChunks) count as kept by the line that is the span', () => {
+    expect(oracleRetention(['FAIL: TestParallel (2.60s)'], 'span', [100])).toEqual([1])
   })
 })
 

@@ -8,6 +8,7 @@
 import { DEFAULT_SALIENCE_WEIGHTS, salienceGrid, trimResult, type SalienceWeights } from '@spillway/core'
 import { TOOL_FOR_KIND, type TrimCase } from '../corpus/types.js'
 import type { Progress } from '../progress.js'
+import { oracleRetention } from './oracle.js'
 import { retention, type LabelMatch } from './retention.js'
 import { caseSource } from './sources.js'
 import { mean } from './stats.js'
@@ -43,6 +44,8 @@ export interface WeightFit {
   losoBalanced: number[]
   /** Mean over logs at each budget with the shipped defaults (equal to `inSample` when they are the fit). */
   shipped: number[]
+  /** Mean over logs at each budget of the labels-known reference (`oracle.ts`). Absent in older reports. */
+  oracle?: number[]
   folds: Fold[]
 }
 
@@ -118,6 +121,7 @@ export function fitWeights(cases: readonly TrimCase[], budgets: readonly number[
     loso: budgets.map((_, b) => mean(heldOutOf.map((x) => x[b]!))),
     losoBalanced: budgets.map((_, b) => mean(folds.map((f) => f.heldOut[b]!))),
     shipped: shippedAt >= 0 ? perBudget(shippedAt, everyLog) : [],
+    oracle: budgets.map((_, b) => mean(cases.map((c) => oracleRetention(c.labelled!, matchOf(c), [budgets[b]!])[0]!))),
     folds,
   }
 }
@@ -139,6 +143,7 @@ export function weightFitMarkdown(f: WeightFit): string {
     `| leave-one-source-out (mean over sources) | ${f.losoBalanced.map(pct).join(' | ')} |`,
   )
   if (!f.shippedIsFit && f.shipped.length > 0) out.push(`| shipped defaults (mean over logs) | ${f.shipped.map(pct).join(' | ')} |`)
+  if (f.oracle !== undefined) out.push(`| labels known: the labelled lines alone (a reference, not a method; see the held-out section) | ${f.oracle.map(pct).join(' | ')} |`)
   out.push('', `| held-out source | logs | weights fitted without it | ${ks.map((k) => `in-sample ${k}`).join(' | ')} | ${ks.map((k) => `held out ${k}`).join(' | ')} |`)
   out.push(`| ${Array(3 + 2 * ks.length).fill('---').join(' | ')} |`)
   for (const fold of f.folds) out.push(`| ${fold.source} | ${fold.cases} | ${fmt(fold.weights)} | ${fold.inSample.map(pct).join(' | ')} | ${fold.heldOut.map(pct).join(' | ')} |`)

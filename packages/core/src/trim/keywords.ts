@@ -69,6 +69,8 @@ export function hitScore(low: string, orig: string, at: number, word: string, at
     if (!suffixes.includes(low.slice(end, s))) return 0
     end = s
     if (low.charCodeAt(end) === 95 /* _ */) return 0 // error_prone, fail_fast: identifiers
+    if (low.charCodeAt(at - 1) === 95) return 0 // test_wstat_errors, on_error, handle_exception: identifiers too
+    if (word === 'fail' && low.startsWith('pipe', at - 4)) return 0 // bash's `-o pipefail` (every GitHub Actions step prints it)
     if (word === 'error' && low.charCodeAt(at - 1) === 119 /* w */ && low.charCodeAt(at - 2) === 45) return 0 // -Werror
   }
   // Only error/exception/fail/assert may end a longer word (TypeError, AssertionFailedError).

@@ -1,8 +1,9 @@
+import { isLetterOrDigit } from './chars.js'
 import { lineAt, nextStart, prevStart, type Line } from './lines.js'
 import { GAP_MARKER_MAX } from './marker.js'
 import { familyMiddles } from './family.js'
 import { afterTimestamp } from './shapes.js'
-import type { SalientLine } from './salient.js'
+import { lineSalience, type SalientLine } from './salient.js'
 import type { Profile } from './types.js'
 import { unitAfter } from './unit.js'
 import { startsWithSuccess } from './verdict.js'
@@ -44,6 +45,46 @@ function isContinuation(text: string, l: Line): boolean {
  */
 const passed = (text: string, l: Line): boolean => l.end > l.start && startsWithSuccess(text, l.start, l.end)
 
+/** Chars of a line's lead (its first two words) compared by {@link sibling}. */
+const LEAD_CHARS = 48
+
+/**
+ * End of the lead of the line `[start, end)`: a list marker (a first word without letters or
+ * digits: `>`, `-`, `*`, `==>`), the word after it and the blanks after that (Gradle's `> Task `),
+ * or `start` when the line has no such lead or no third word within {@link LEAD_CHARS}. A first
+ * word with letters is most often a prefix every line carries (a job name, a logger's clock).
+ */
+function leadEnd(text: string, start: number, end: number): number {
+  const stop = Math.min(end, start + LEAD_CHARS)
+  const blank = (c: number): boolean => c === 32 || c === 9
+  let i = start
+  for (let word = 0; word < 2; word++) {
+    const from = i
+    while (i < stop && !blank(text.charCodeAt(i))) {
+      if (word === 0 && isLetterOrDigit(text.charCodeAt(i))) return start
+      i++
+    }
+    if (i === from) return start
+    while (i < stop && blank(text.charCodeAt(i))) i++
+  }
+  return i < stop ? i : start
+}
+
+/**
+ * True when `l` is the next item of the list the salient line `s` is in, not its detail: it
+ * starts with the same two words (after a CI timestamp: Gradle's `> Task :a:test FAILED`, then
+ * `> Task :a:jar`) and carries no problem word of its own. The failure's context ends there.
+ */
+function sibling(text: string, s: SalientLine, l: Line): boolean {
+  const a = afterTimestamp(text, s.start, s.end)
+  const b = afterTimestamp(text, l.start, l.end)
+  const ae = leadEnd(text, a, s.end)
+  if (ae === a || text.charCodeAt(a) === 32 || text.charCodeAt(a) === 9) return false
+  const n = ae - a
+  if (b + n >= l.end || text.charCodeAt(b + n) === 32 || text.charCodeAt(b + n) === 9 || text.slice(a, ae) !== text.slice(b, b + n)) return false
+  return lineSalience(text.slice(l.start, Math.min(l.end, l.start + 600))) === 0
+}
+
 /**
  * A salient line with `contextBefore` lines above and `contextAfter` below, inside the middle,
  * each side ending before a line that starts with a pass verdict ({@link passed}).
@@ -63,7 +104,7 @@ function contextAround(text: string, s: SalientLine, headEnd: number, tailStart:
     const after = nextStart(text, next)
     if (after > tailStart) break
     const l = lineAt(text, s.line + i, next)
-    if (passed(text, l)) break
+    if (passed(text, l) || sibling(text, s, l)) break
     lines.push(l)
     next = after
   }

@@ -29,7 +29,19 @@ describe('lineSalience', () => {
     'gcc -Werror -O2 main.c',
     'sudo apt-get install learning-tools',
     'errors_total{job="api"} 3 # metric name',
+    // A keyword after an underscore ends a snake_case name: a test id, a handler, a file.
+    'gammapy/stats/tests/test_counts_statistic.py::test_wstat_errors[1-2-1-result0]',
+    '  def handle_exception(self, request):',
+    '# ./lib/octokit/response/raise_error.rb:14:in `on_complete\'',
+    // bash's option, which GitHub Actions prints for every `run:` step.
+    'shell: /usr/bin/bash --noprofile --norc -e -o pipefail {0}',
   ])('not salient: %s', (line) => expect(lineSalience(line)).toBe(0))
+
+  it.each([
+    ['FAILED tests/test_errors.py::test_parse - ValueError: bad', 4],
+    ['E   AssertionError: assert 1 == 2', 4],
+    ['ERROR: test_errors (tests.test_api.ApiTest)', 4],
+  ])('a verdict on a line that also names one stays salient: %s -> %i', (line, score) => expect(lineSalience(line)).toBe(score))
 })
 
 describe('scanLines', () => {

@@ -85,3 +85,42 @@ describe('count notes in gap markers (marker.ts, fit.ts)', () => {
     )
   })
 })
+
+describe("a failure's context ends at the next item of its list (middle.ts)", () => {
+  const shown = (out: string): Set<number> => new Set([...out.matchAll(/^(\d+): /gm)].map((m) => Number(m[1])))
+  /** A Gradle build: tasks, one failing, more tasks after it. */
+  const gradle = (prefix: string): { text: string; failed: number } => {
+    const lines: string[] = []
+    for (let i = 0; i < 400; i++) lines.push(`${prefix}> Task :module${i}:compileJava UP-TO-DATE`)
+    const failed = lines.push(`${prefix}> Task :core:test FAILED`)
+    for (let i = 0; i < 6; i++) lines.push(`${prefix}> Task :core:step${i}`)
+    for (let i = 0; i < 400; i++) lines.push(`${prefix}> Task :tail${i}:jar UP-TO-DATE`)
+    return { text: lines.join('\n'), failed }
+  }
+
+  it("stops before a line with the same list marker and word (Gradle's `> Task`) that is not a problem itself", () => {
+    const { text, failed } = gradle('')
+    const out = fitText(text, 4000, profile).text
+    const kept = shown(out)
+    expect(kept.has(failed)).toBe(true)
+    expect(kept.has(failed + 1)).toBe(false)
+    // Under a GitHub Actions timestamp too.
+    const stamped = gradle('2022-05-07T21:37:50.4723428Z ')
+    const keptStamped = shown(fitText(stamped.text, 6000, profile).text)
+    expect(keptStamped.has(stamped.failed)).toBe(true)
+    expect(keptStamped.has(stamped.failed + 1)).toBe(false)
+  })
+
+  it('keeps the context when the shared first word has letters (a job name every line carries) or the next line is a problem too', () => {
+    const lines = [...noise(300).map((l) => `build-job\tbuild app\t${l}`)]
+    const failed = lines.push('build-job\tbuild app\tERROR: link step failed for target parser')
+    lines.push('build-job\tbuild app\tundefined symbol parse_header in parser.o', ...noise(300, 301).map((l) => `build-job\tbuild app\t${l}`))
+    expect(shown(fitText(lines.join('\n'), 3000, profile).text).has(failed + 1)).toBe(true)
+    const list = ['> Task :a:test FAILED', '> Task :b:test FAILED', '> Task :c:jar']
+    const text = [...noise(300), ...list, ...noise(300, 301)].join('\n')
+    const kept = shown(fitText(text, 3000, profile).text)
+    expect(kept.has(301)).toBe(true)
+    expect(kept.has(302)).toBe(true)
+    expect(kept.has(303)).toBe(false)
+  })
+})
