@@ -117,6 +117,9 @@ const FAMILY_SPAN = 4
 /** Lines of context after a line of a crowded level at the least (see {@link pickMiddle}). */
 const CROWDED_MIN_AFTER = 1
 
+/** In a crowded level, every this many lines placed leave the next ones a line less of context before them. */
+const CROWDED_BEFORE_EVERY = 3
+
 /** Below this many chars left, no further piece can fit: stop looking (keeps huge inputs fast). */
 const MIN_PIECE = GAP_MARKER_MAX + 16
 
@@ -276,8 +279,9 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
       // A stack frame (`frames.ts`: a trace's own project frame) is shown alone: its neighbours are more frames.
       const frame = s.frame === true
       // In a crowded level, each line placed leaves the next one line less of context after it
-      // (6, 5, 4, ... down to 1): the strongest keep their detail, and more distinct lines fit.
-      const context = alone === undefined ? profile : { contextBefore: profile.contextBefore, contextAfter: Math.max(Math.min(CROWDED_MIN_AFTER, profile.contextAfter), profile.contextAfter - placed) }
+      // (5, 4, 3, ... down to 1), and every third one line less before it (2, 2, 2, 1, 1, 1, 0):
+      // the strongest keep their detail, and more distinct lines fit.
+      const context = alone === undefined ? profile : { contextBefore: Math.max(0, profile.contextBefore - Math.floor(placed / CROWDED_BEFORE_EVERY)), contextAfter: Math.max(Math.min(CROWDED_MIN_AFTER, profile.contextAfter), profile.contextAfter - placed) }
       let take = alone?.has(s.line) === true || frame ? unit : contextAround(text, s, headEnd, tailStart, context)
       let add = costOf(take)
       if (cost + add > quota && take.length > unit.length) {

@@ -124,3 +124,27 @@ describe("a failure's context ends at the next item of its list (middle.ts)", ()
     expect(kept.has(303)).toBe(false)
   })
 })
+
+describe('a crowded level gives later lines less context before them too (middle.ts)', () => {
+  it('the first lines placed keep the source lines above them; later ones show their own line, so more failures fit', () => {
+    const lines: string[] = [...noise(50)]
+    const eLines: number[] = []
+    // 40 failures of 40 different exception classes (no family of look-alikes: each is placed with its context).
+    const cls = (i: number): string => `${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}Error`
+    for (let i = 0; i < 40; i++) {
+      lines.push(`____ test_case_${i} ____`, '', `    def test_case_${i}():`, `>       check(compute(${i}), ${i + 1})`)
+      eLines.push(lines.push(`${cls(i)}: value ${i * 7} out of range`))
+      lines.push('', `demo.py:${10 + i}: in test_case_${i}`)
+    }
+    lines.push(...noise(50, 51))
+    const out = fitText(lines.join('\n'), 4000, profile).text
+    expect(out.length).toBeLessThanOrEqual(4000)
+    const shown = new Set([...out.matchAll(/^(\d+): /gm)].map((m) => Number(m[1])))
+    const kept = eLines.filter((n) => shown.has(n))
+    const withSource = kept.filter((n) => shown.has(n - 1))
+    expect(withSource.length).toBeGreaterThan(0)
+    expect(kept.length - withSource.length).toBeGreaterThan(0)
+    // With both lines before each (the profile's 2), 4000 chars showed 18 of the 40; now 25.
+    expect(kept.length).toBeGreaterThanOrEqual(24)
+  })
+})
