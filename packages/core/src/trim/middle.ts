@@ -39,6 +39,14 @@ function isContinuation(text: string, l: Line): boolean {
   return head.startsWith('at ') || head.startsWith('Caused by') || head.startsWith('...')
 }
 
+/** A Python traceback's frame: `File "path", line N, in f` after indentation (and a CI timestamp). */
+function isPythonFrame(text: string, l: Line): boolean {
+  let i = afterTimestamp(text, l.start, l.end)
+  const from = i
+  while (i < l.end && i - from < 16 && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++
+  return text.startsWith('File "', i)
+}
+
 /**
  * True when the line starts with a runner's pass verdict (`✓ test`, `PASS`, `[       OK ]`, `ok`):
  * another test that passed, which ends a failure's context (it is not this failure's detail).
@@ -222,6 +230,12 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
       chosen.set(l.n, l)
       added += c
       return true
+    }
+    // A Python traceback ends with its exception (`IOError: [Errno 2] No such file ...`), the line
+    // after its `File "..."` frames: it is taken before any frame.
+    if (unit.length > 0 && at < tailStart && !chosen.has(n + unit.length + 1) && unit.some((l) => isPythonFrame(text, l))) {
+      const end = lineAt(text, n + unit.length + 1, at)
+      if (nextStart(text, at) <= tailStart && end.end > afterTimestamp(text, end.start, end.end)) take(end, GAP_MARKER_MAX)
     }
     const headers = unit.map((l) => isCauseHeader(text, l))
     for (let i = 0; i < unit.length; i++) if (headers[i] && !take(unit[i]!, chosen.has(unit[i]!.n - 1) ? 0 : GAP_MARKER_MAX)) break

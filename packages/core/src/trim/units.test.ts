@@ -148,3 +148,19 @@ describe('a crowded level gives later lines less context before them too (middle
     expect(kept.length).toBeGreaterThanOrEqual(24)
   })
 })
+
+describe("a Python traceback's exception is part of its unit (middle.ts)", () => {
+  it('takes the exception line after the frames before the frames themselves', () => {
+    const frames: string[] = []
+    for (let i = 0; i < 60; i++) frames.push(`  File "/srv/app/module${i}.py", line ${i + 10}, in step${i}`, `    value = step${i + 1}(value)`)
+    const lines = [...noise(400), 'ERROR: test_export (app.tests.TestExport)', '-'.repeat(70), 'Traceback (most recent call last):', ...frames, "IOError: [Errno 2] No such file or directory: '/srv/app/fixtures/table.csv'", '', ...noise(400, 401)]
+    const text = lines.join('\n')
+    const exception = lines.findIndex((l) => l.startsWith('IOError')) + 1
+    const out = fitText(text, 3000, profile).text
+    expect(out.length).toBeLessThanOrEqual(3000)
+    expect(out).toContain('ERROR: test_export (app.tests.TestExport)')
+    expect(out).toContain(`${exception}: IOError: [Errno 2] No such file or directory`)
+    // Not every frame fits: the exception was not reached by growing over them.
+    expect(out).not.toContain('module59.py')
+  })
+})
