@@ -8,6 +8,7 @@ import { FIGURES_END, FIGURES_START, readmeFigures, replaceFigures } from '../sr
 import { axis, barChart, lineChart } from '../src/report/svg.js'
 import type { Report } from '../src/report/types.js'
 import { writeReport } from '../src/report/write.js'
+import { ORACLE } from '../src/suites/heldout.js'
 import { REPORT_BUDGETS, RETENTION_GRID } from '../src/suites/trimming.js'
 import { xmlProblems } from './wellformed.js'
 
@@ -147,5 +148,14 @@ describe('README figures', () => {
     expect(out.endsWith(`${FIGURES_END}\nafter\n`)).toBe(true)
     expect(replaceFigures(out, figures)).toBe(out) // idempotent
     expect(() => replaceFigures('# no markers', figures)).toThrow(/figures:start/)
+  })
+
+  it('never name the labels-known reference as the best alternative (it reads the labels; it is not a method)', () => {
+    const r = sampleReport()
+    const row = (method: string, v: number) => ({ method, group: 'all', logs: 3, retention: REPORT_BUDGETS.map(() => v) })
+    r.heldout = { set: 'heldout', budgets: [...REPORT_BUDGETS], logs: 3, rows: [row('spillway', 0.8), row('head-only', 0.3), row(ORACLE, 0.99)], weakest: [], overBudget: 0 }
+    const figures = readmeFigures(r)
+    expect(figures).toContain('| labelled failure lines of 3 held-out CI logs (bench/heldout/: other projects, runners and languages; never used to write or fit rules) | **80.0%** | 30.0% (head-only) |')
+    expect(figures).not.toContain('99.0%')
   })
 })

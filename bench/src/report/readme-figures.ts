@@ -4,6 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { ORACLE } from '../suites/heldout.js'
 import { table } from './markdown.js'
 import type { Report } from './types.js'
 
@@ -14,10 +15,10 @@ const pct = (v: number | null | undefined): string => (v === null || v === undef
 const k = (v: number | null | undefined): string => (v === null || v === undefined ? '> 128k' : `${v / 1000}k`)
 const ms = (v: number): string => (v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(1) : v.toPrecision(2))
 
-/** The best of `rows` by `score` (higher is better unless `lower`), excluding spillway's own rows. */
+/** The best of `rows` by `score` (higher is better unless `lower`), excluding spillway's own rows and the labels-known reference (not a method). */
 function best<T extends { method: string }>(rows: readonly T[], score: (r: T) => number | null, lower = false): { row: T; value: number } | undefined {
   return rows
-    .filter((r) => !r.method.startsWith('spillway'))
+    .filter((r) => !r.method.startsWith('spillway') && r.method !== ORACLE)
     .map((row) => ({ row, value: score(row) }))
     .filter((x): x is { row: T; value: number } => x.value !== null && Number.isFinite(x.value))
     .sort((a, b) => (lower ? a.value - b.value : b.value - a.value))[0]
