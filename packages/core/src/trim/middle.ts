@@ -235,7 +235,8 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
     // after its `File "..."` frames: it is taken before any frame.
     if (unit.length > 0 && at < tailStart && !chosen.has(n + unit.length + 1) && unit.some((l) => isPythonFrame(text, l))) {
       const end = lineAt(text, n + unit.length + 1, at)
-      if (nextStart(text, at) <= tailStart && end.end > afterTimestamp(text, end.start, end.end)) take(end, GAP_MARKER_MAX)
+      // (Not when the unit stopped at its length limit, on another frame, or at a passing test.)
+      if (nextStart(text, at) <= tailStart && end.end > afterTimestamp(text, end.start, end.end) && !isContinuation(text, end) && !passed(text, end)) take(end, GAP_MARKER_MAX)
     }
     const headers = unit.map((l) => isCauseHeader(text, l))
     for (let i = 0; i < unit.length; i++) if (headers[i] && !take(unit[i]!, chosen.has(unit[i]!.n - 1) ? 0 : GAP_MARKER_MAX)) break
