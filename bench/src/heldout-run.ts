@@ -71,6 +71,7 @@ function main(): void {
     console.log(JSON.stringify({ budgets: REPORT_BUDGETS, rows }, null, 2))
   } else {
     const head = REPORT_BUDGETS.map((b) => `${b / 1000}k`)
+    const known = cases.map((c) => oracleRetention(c.labelled ?? [], matchOf(c), REPORT_BUDGETS))
     console.log(`labelled CI logs: ${cases.length} from ${dir}`)
     for (const method of HELDOUT_METHODS) {
       console.log(`\n${method.label} (${method.id})`)
@@ -82,7 +83,6 @@ function main(): void {
         console.log(`| ${r.id} | ${c.text.length} | ${c.labelled?.length ?? 0} | ${r.retention.map(pct).join(' | ')} |`)
       }
       console.log(`| **mean** (${of.length} logs) | | | ${REPORT_BUDGETS.map((_, i) => `**${pct(mean(of.map((r) => r.retention[i]!)))}**`).join(' | ')} |`)
-      const known = of.map((r) => cases.find((x) => x.name === r.id)!).map((c) => oracleRetention(c.labelled ?? [], matchOf(c), REPORT_BUDGETS))
       if (method.id === 'spillway') console.log(`| mean, labels known (\`metrics/oracle.ts\`: the labelled lines alone) | | | ${REPORT_BUDGETS.map((_, i) => pct(mean(known.map((k) => k[i]!)))).join(' | ')} |`)
       for (const [family, ids] of families) {
         const fam = of.filter((r) => ids.has(r.id))

@@ -110,6 +110,7 @@ export function fitWeights(cases: readonly TrimCase[], budgets: readonly number[
     for (const i of mine) heldOutOf[i] = r[g]![i]!
     return { source, cases: mine.length, weights: grid[g]!, heldOut: perBudget(g, mine), inSample: perBudget(all, mine) }
   })
+  const known = cases.map((c) => oracleRetention(c.labelled!, matchOf(c), budgets))
   return {
     budgets,
     gridSize: grid.length,
@@ -121,7 +122,7 @@ export function fitWeights(cases: readonly TrimCase[], budgets: readonly number[
     loso: budgets.map((_, b) => mean(heldOutOf.map((x) => x[b]!))),
     losoBalanced: budgets.map((_, b) => mean(folds.map((f) => f.heldOut[b]!))),
     shipped: shippedAt >= 0 ? perBudget(shippedAt, everyLog) : [],
-    oracle: budgets.map((_, b) => mean(cases.map((c) => oracleRetention(c.labelled!, matchOf(c), [budgets[b]!])[0]!))),
+    oracle: budgets.map((_, b) => mean(known.map((k) => k[b]!))),
     folds,
   }
 }

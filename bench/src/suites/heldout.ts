@@ -48,9 +48,10 @@ export function runHeldoutSuite(methods: readonly TrimMethod[], progress: Progre
   const familyOf = (name: string): string => manifest.get(name.slice(set.length + 1))?.['family'] ?? 'unknown'
   const groups = ['all', ...new Set(cases.map((c) => familyOf(c.name)))]
   const out: HeldoutGroupRow[] = []
+  const all = [...rows, ...oracle]
   for (const method of [...methods.map((m) => m.id), ORACLE]) {
     for (const group of groups) {
-      const of = [...rows, ...oracle].filter((r) => r.method === method && (group === 'all' || familyOf(r.id) === group))
+      const of = all.filter((r) => r.method === method && (group === 'all' || familyOf(r.id) === group))
       out.push({ method, group, logs: of.length, retention: REPORT_BUDGETS.map((_, i) => mean(of.map((r) => r.retention[i]!))) })
     }
   }

@@ -5,7 +5,7 @@ import { familyMiddles } from './family.js'
 import { afterTimestamp } from './shapes.js'
 import { lineSalience, type SalientLine } from './salient.js'
 import type { Profile } from './types.js'
-import { unitAfter } from './unit.js'
+import { contentAt, unitAfter } from './unit.js'
 import { startsWithSuccess } from './verdict.js'
 
 /** Lines kept from the middle, ascending, and the chars they cost (with their gap markers). */
@@ -40,12 +40,7 @@ function isContinuation(text: string, l: Line): boolean {
 }
 
 /** A Python traceback's frame: `File "path", line N, in f` after indentation (and a CI timestamp). */
-function isPythonFrame(text: string, l: Line): boolean {
-  let i = afterTimestamp(text, l.start, l.end)
-  const from = i
-  while (i < l.end && i - from < 16 && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++
-  return text.startsWith('File "', i)
-}
+const isPythonFrame = (text: string, l: Line): boolean => text.startsWith('File "', contentAt(text, l.start, l.end))
 
 /**
  * True when the line starts with a runner's pass verdict (`✓ test`, `PASS`, `[       OK ]`, `ok`):
@@ -87,7 +82,7 @@ function sibling(text: string, s: SalientLine, l: Line): boolean {
   const a = afterTimestamp(text, s.start, s.end)
   const b = afterTimestamp(text, l.start, l.end)
   const ae = leadEnd(text, a, s.end)
-  if (ae === a || text.charCodeAt(a) === 32 || text.charCodeAt(a) === 9) return false
+  if (ae === a) return false
   const n = ae - a
   if (b + n >= l.end || text.charCodeAt(b + n) === 32 || text.charCodeAt(b + n) === 9 || text.slice(a, ae) !== text.slice(b, b + n)) return false
   return lineSalience(text.slice(l.start, Math.min(l.end, l.start + 600))) === 0

@@ -34,7 +34,7 @@ const isBlank = (c: number): boolean => c === 32 || c === 9 || c === 13
 const VERDICT_ENDS = ['error', 'errors', 'failure', 'failures', 'failed']
 
 /** Offset of the line's content: after a CI timestamp and indentation (bounded). */
-function contentAt(text: string, start: number, end: number): number {
+export function contentAt(text: string, start: number, end: number): number {
   let i = afterTimestamp(text, start, end)
   const from = i
   while (i < end && i - from < 64 && isBlank(text.charCodeAt(i))) i++
