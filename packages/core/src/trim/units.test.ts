@@ -164,3 +164,53 @@ describe("a Python traceback's exception is part of its unit (middle.ts)", () =>
     expect(out).not.toContain('module59.py')
   })
 })
+
+describe("a crowded level shows a spread-out family's members first, with up to half the budget left (middle.ts)", () => {
+  // 30 failing tests' look-alike headers, each with its detail under it, then 12 distinct errors with theirs.
+  const build = (): { text: string; headers: number[]; errors: number[] } => {
+    const lines: string[] = [...noise(200)]
+    const headers: number[] = []
+    for (let i = 0; i < 30; i++) {
+      headers.push(lines.push(`[ERROR] testCase${i}(com.acme.ServiceTest)  Time elapsed: 0.0${i % 10} s  <<< FAILURE!`))
+      lines.push(`expected:<${i}> but was:<${i + 1}>`, `  step ${i} of the scenario`, `  value ${i * 3}`, `  value ${i * 5}`, '')
+    }
+    lines.push(...noise(50, 201))
+    const errors: number[] = []
+    const cls = (i: number): string => `${String.fromCharCode(65 + i)}Error`
+    for (let i = 0; i < 12; i++) {
+      errors.push(lines.push(`${cls(i)}: worker ${i} stopped`))
+      lines.push(`  while reading shard ${i}`, `  retry ${i} of 3`, `  queue depth ${i * 11}`, `  last offset ${i * 97}`, '', '', '', '')
+    }
+    lines.push(...noise(200, 301))
+    return { text: lines.join('\n'), headers, errors }
+  }
+
+  it('shows more of the failing tests, and still most of the distinct errors', () => {
+    const { text, headers, errors } = build()
+    const out = fitText(text, 3000, profile).text
+    expect(out.length).toBeLessThanOrEqual(3000)
+    const shown = new Set([...out.matchAll(/^(\d+): /gm)].map((m) => Number(m[1])))
+    // Before, the 12 errors took their context first and 3 headers fitted; now 8, and 7 errors.
+    expect(headers.filter((n) => shown.has(n)).length).toBeGreaterThanOrEqual(7)
+    expect(errors.filter((n) => shown.has(n)).length).toBeGreaterThanOrEqual(6)
+  })
+
+  it("does not put a progress stream's failures (among passing entries) before another failure's context", () => {
+    const lines: string[] = [...noise(200)]
+    for (let i = 0; i < 30; i++) {
+      lines.push(`[gw${i % 2}] [ ${i}%] FAILED tests/test_io.py::test_read_${i}`)
+      for (let k = 0; k < 4; k++) lines.push(`[gw${(i + k + 1) % 2}] [ ${i}%] PASSED tests/test_ok.py::test_ok_${i}_${k}`)
+    }
+    lines.push(...noise(100, 201))
+    const detail = ['    def test_parse():', '        data = load_fixture("orders.json")', '>       assert parse(data).total == 42', 'E       AssertionError: assert 41 == 42', 'E        +  where 41 = Order(total=41).total', '', 'tests/test_parse.py:18: AssertionError']
+    const at = lines.length + 1
+    lines.push(...detail, ...noise(100, 301))
+    const out = fitText(lines.join('\n'), 4000, profile).text
+    expect(out.length).toBeLessThanOrEqual(4000)
+    const shown = new Set([...out.matchAll(/^(\d+): /gm)].map((m) => Number(m[1])))
+    // The assertion keeps the source line above it and the line under it.
+    expect(shown.has(at + 2)).toBe(true)
+    expect(shown.has(at + 3)).toBe(true)
+    expect(shown.has(at + 4)).toBe(true)
+  })
+})
