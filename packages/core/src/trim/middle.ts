@@ -85,7 +85,38 @@ function sibling(text: string, s: SalientLine, l: Line): boolean {
   if (ae === a) return false
   const n = ae - a
   if (b + n >= l.end || text.charCodeAt(b + n) === 32 || text.charCodeAt(b + n) === 9 || text.slice(a, ae) !== text.slice(b, b + n)) return false
-  return lineSalience(text.slice(l.start, Math.min(l.end, l.start + 600))) === 0
+  return quiet(text, l)
+}
+
+/** True when the line holds no problem word (judged on its first 600 chars). */
+const quiet = (text: string, l: Line): boolean => lineSalience(text.slice(l.start, Math.min(l.end, l.start + 600))) === 0
+
+/**
+ * The lines around the salient line `s` inside the middle, nearest first on each side: up to
+ * `before` above it, then up to `after` below it, each side ending before a line that `stop`
+ * accepts (`below`: the line is under `s`) or one that crosses into the head or the tail.
+ */
+function around(text: string, s: SalientLine, headEnd: number, tailStart: number, before: number, after: number, stop: (l: Line, below: boolean) => boolean): { above: Line[]; below: Line[] } {
+  const above: Line[] = []
+  let start = s.start
+  for (let i = 1; i <= before && start > headEnd; i++) {
+    start = prevStart(text, start)
+    if (start < headEnd) break
+    const l = lineAt(text, s.line - i, start)
+    if (stop(l, false)) break
+    above.push(l)
+  }
+  const below: Line[] = []
+  let next = nextStart(text, s.start)
+  for (let i = 1; i <= after && next < tailStart; i++) {
+    const end = nextStart(text, next)
+    if (end > tailStart) break
+    const l = lineAt(text, s.line + i, next)
+    if (stop(l, true)) break
+    below.push(l)
+    next = end
+  }
+  return { above, below }
 }
 
 /**
@@ -93,25 +124,8 @@ function sibling(text: string, s: SalientLine, l: Line): boolean {
  * each side ending before a line that starts with a pass verdict ({@link passed}).
  */
 function contextAround(text: string, s: SalientLine, headEnd: number, tailStart: number, profile: Pick<Profile, 'contextBefore' | 'contextAfter'>): Line[] {
-  const lines: Line[] = [{ n: s.line, start: s.start, end: s.end }]
-  let start = s.start
-  for (let i = 1; i <= profile.contextBefore && start > headEnd; i++) {
-    start = prevStart(text, start)
-    if (start < headEnd) break
-    const l = lineAt(text, s.line - i, start)
-    if (passed(text, l)) break
-    lines.unshift(l)
-  }
-  let next = nextStart(text, s.start)
-  for (let i = 1; i <= profile.contextAfter && next < tailStart; i++) {
-    const after = nextStart(text, next)
-    if (after > tailStart) break
-    const l = lineAt(text, s.line + i, next)
-    if (passed(text, l) || sibling(text, s, l)) break
-    lines.push(l)
-    next = after
-  }
-  return lines
+  const { above, below } = around(text, s, headEnd, tailStart, profile.contextBefore, profile.contextAfter, (l, under) => passed(text, l) || (under && sibling(text, s, l)))
+  return [...above.reverse(), { n: s.line, start: s.start, end: s.end }, ...below]
 }
 
 /** Chars of a line's start (after a CI timestamp) that {@link inStream} compares. */
@@ -129,32 +143,19 @@ function inStream(text: string, s: SalientLine, headEnd: number, tailStart: numb
   const a = afterTimestamp(text, s.start, s.end)
   if (s.end - a < STREAM_PREFIX) return false
   const prefix = text.slice(a, a + STREAM_PREFIX)
-  const look = (l: Line): boolean => {
-    const b = afterTimestamp(text, l.start, l.end)
-    return text.startsWith(prefix, b) && lineSalience(text.slice(l.start, Math.min(l.end, l.start + 600))) === 0
-  }
-  let start = s.start
-  for (let i = 1; i <= STREAM_REACH && start > headEnd; i++) {
-    start = prevStart(text, start)
-    if (start < headEnd) break
-    if (look(lineAt(text, s.line - i, start))) return true
-  }
-  let next = nextStart(text, s.start)
-  for (let i = 1; i <= STREAM_REACH && next < tailStart; i++) {
-    if (look(lineAt(text, s.line + i, next))) return true
-    next = nextStart(text, next)
-  }
-  return false
+  const { above, below } = around(text, s, headEnd, tailStart, STREAM_REACH, STREAM_REACH, () => false)
+  return [...above, ...below].some((l) => text.startsWith(prefix, afterTimestamp(text, l.start, l.end)) && quiet(text, l))
 }
 
 /** How many times the lines the budget left could show a crowded level's family search reads. */
 const FAMILY_SPAN = 4
 
 /**
- * Share of the budget left at a crowded level's start that its spread-out family members may
- * take before the level's other lines (see {@link pickMiddle}): the rest keeps room for distinct
- * failures with their context (devextra at 8k: 85.9 -> 86.6%; all of it, 86.9%, but 12 distinct
- * errors after 30 look-alike headers then lose their place).
+ * Share of the budget left at a crowded level's start that its spread-out family members (each
+ * with its unit and a gap marker, an upper bound) may take before the level's other lines (see
+ * {@link pickMiddle}): the rest keeps room for distinct failures with their context (devextra at
+ * 8k: 85.9 -> 86.6%; with no cap 86.9%, but 12 distinct errors after 30 look-alike headers then
+ * lost their place: 1 of them shown at 6,000 chars).
  */
 const FAMILY_FIRST_SHARE = 0.5
 
@@ -170,6 +171,9 @@ const MIN_PIECE = GAP_MARKER_MAX + 16
 /** Salient lines closer than this (in lines) belong to the same cluster. */
 const CLUSTER_GAP = 3
 
+/** True when a salient line at `line` starts a new cluster after one at `prev`. */
+const startsCluster = (prev: number, line: number): boolean => line - prev > CLUSTER_GAP
+
 /**
  * Priority order of salient lines: by score; among equals, the first line of each cluster (the
  * start of each distinct error) before the rest.
@@ -179,8 +183,8 @@ function rankSalient(candidates: SalientLine[]): SalientLine[] {
   let lastLine = -Infinity
   let lastScore = 0
   for (const s of candidates) {
-    if (s.line - lastLine > CLUSTER_GAP || s.score > lastScore) head.add(s)
-    if (s.line - lastLine > CLUSTER_GAP) lastScore = s.score
+    if (startsCluster(lastLine, s.line) || s.score > lastScore) head.add(s)
+    if (startsCluster(lastLine, s.line)) lastScore = s.score
     else lastScore = Math.max(lastScore, s.score)
     lastLine = s.line
   }
@@ -227,15 +231,15 @@ function diverse(order: SalientLine[], acrossLevels: boolean): SalientLine[] {
  * continue them (stack frames, indented detail), earliest first. A line shown without its full
  * context keeps its smallest unit (`unit.ts`); one whose text and unit are already shown is skipped.
  * In a level too crowded for every line's context, the look-alike failures spread over it (25
- * failing tests' headers, each with its detail) are shown first, alone, with up to half the
- * budget left ({@link FAMILY_FIRST_SHARE}).
+ * failing tests' headers, each with its detail) are shown first, each with its smallest unit,
+ * with up to half the budget left ({@link FAMILY_FIRST_SHARE}).
  */
 export function pickMiddle(text: string, candidates: SalientLine[], headEnd: number, tailStart: number, quota: number, profile: Profile, label: (n: number) => number = (n) => n, diversity = 0): Picked {
   if (candidates.length === 0 || quota <= 0) return { lines: [], cost: 0 }
   const order = diversity > 0 ? diverse(rankSalient(candidates), diversity > 1) : rankSalient(candidates)
   // Lines that start a cluster (no salient line within CLUSTER_GAP above them; candidates ascend by line).
   const clusterStarts = new Set<number>()
-  for (let k = 0; k < candidates.length; k++) if (k === 0 || candidates[k]!.line - candidates[k - 1]!.line > CLUSTER_GAP) clusterStarts.add(candidates[k]!.line)
+  for (let k = 0; k < candidates.length; k++) if (k === 0 || startsCluster(candidates[k - 1]!.line, candidates[k]!.line)) clusterStarts.add(candidates[k]!.line)
   // `label` is the number the line is shown with (its source line when a filter merged lines).
   const lineCost = (l: Line): number => String(label(l.n)).length + 3 + Math.min(l.end - l.start, profile.maxLineChars)
   const chosen = new Map<number, Line>()
@@ -317,9 +321,10 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
     const alone = left >= MIN_PIECE && ((j - i) * MIN_PIECE > left || levelCost(i, j) > left) ? familyMiddles(text, order.slice(i, Math.min(j, i + FAMILY_SPAN * Math.ceil(left / MIN_PIECE)))) : undefined
     let placed = 0
     // In a crowded level, the middle members of a spread-out family (one failing test's header
-    // each, with its detail between them) come first, one line each, while they take no more than
-    // FAMILY_FIRST_SHARE of the budget left: the list of what failed before any line's context.
-    // Not the entries of a progress stream ({@link inStream}): their detail is elsewhere.
+    // each, with its detail between them) come first, each with its smallest unit, while they take
+    // no more than FAMILY_FIRST_SHARE of the budget left: the list of what failed before any
+    // line's context. They count as placed, so the lines after them get the shrunk context of a
+    // crowded level. Not the entries of a progress stream ({@link inStream}): their detail is elsewhere.
     const level = order.slice(i, j)
     let visit = level
     if (alone !== undefined) {
@@ -327,7 +332,10 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
       let firstCost = 0
       for (const s of level) {
         if (!alone.has(s.line) || !clusterStarts.has(s.line) || inStream(text, s, headEnd, tailStart)) continue
-        firstCost += lineCost({ n: s.line, start: s.start, end: s.end }) + GAP_MARKER_MAX
+        // (An upper bound of what it costs: the line with its unit, as shown below, and a gap marker.)
+        const self: Line = { n: s.line, start: s.start, end: s.end }
+        for (const l of [self, ...unitAfter(text, self, tailStart)]) firstCost += lineCost(l)
+        firstCost += GAP_MARKER_MAX
         if (firstCost > left * FAMILY_FIRST_SHARE) break
         first.add(s)
       }

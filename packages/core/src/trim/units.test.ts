@@ -167,12 +167,12 @@ describe("a Python traceback's exception is part of its unit (middle.ts)", () =>
 
 describe("a crowded level shows a spread-out family's members first, with up to half the budget left (middle.ts)", () => {
   // 30 failing tests' look-alike headers, each with its detail under it, then 12 distinct errors with theirs.
-  const build = (): { text: string; headers: number[]; errors: number[] } => {
+  const build = (detail = ''): { text: string; headers: number[]; errors: number[] } => {
     const lines: string[] = [...noise(200)]
     const headers: number[] = []
     for (let i = 0; i < 30; i++) {
       headers.push(lines.push(`[ERROR] testCase${i}(com.acme.ServiceTest)  Time elapsed: 0.0${i % 10} s  <<< FAILURE!`))
-      lines.push(`expected:<${i}> but was:<${i + 1}>`, `  step ${i} of the scenario`, `  value ${i * 3}`, `  value ${i * 5}`, '')
+      lines.push(`expected:<${i}> but was:<${i + 1}>${detail}`, `  step ${i} of the scenario`, `  value ${i * 3}`, `  value ${i * 5}`, '')
     }
     lines.push(...noise(50, 201))
     const errors: number[] = []
@@ -190,11 +190,23 @@ describe("a crowded level shows a spread-out family's members first, with up to 
     const out = fitText(text, 3000, profile).text
     expect(out.length).toBeLessThanOrEqual(3000)
     const shown = new Set([...out.matchAll(/^(\d+): /gm)].map((m) => Number(m[1])))
-    // Before, the 12 errors took their context first and 3 headers fitted; now 8, and 7 errors.
-    expect(headers.filter((n) => shown.has(n)).length).toBeGreaterThanOrEqual(7)
-    expect(errors.filter((n) => shown.has(n)).length).toBeGreaterThanOrEqual(6)
+    // Before, the 12 errors took their context first and 3 headers fitted; now 6, and 10 errors.
+    expect(headers.filter((n) => shown.has(n)).length).toBeGreaterThanOrEqual(5)
+    expect(errors.filter((n) => shown.has(n)).length).toBeGreaterThanOrEqual(8)
   })
 
+  it('counts the line each header brings with it against the half (a long message under each)', () => {
+    const { text, headers, errors } = build(` in ${'the order service of the checkout module '.repeat(3)}`)
+    const out = fitText(text, 3000, profile).text
+    expect(out.length).toBeLessThanOrEqual(3000)
+    const shown = new Set([...out.matchAll(/^(\d+): /gm)].map((m) => Number(m[1])))
+    // Counting each header's line alone, the headers and their messages took the whole budget and
+    // 1 error was shown; now 4 headers (3 before the rule) and 8 errors.
+    expect(headers.filter((n) => shown.has(n)).length).toBeGreaterThanOrEqual(4)
+    expect(errors.filter((n) => shown.has(n)).length).toBeGreaterThanOrEqual(7)
+  })
+
+  // (Passes without the rule too: it guards the progress-stream exception, and fails without it.)
   it("does not put a progress stream's failures (among passing entries) before another failure's context", () => {
     const lines: string[] = [...noise(200)]
     for (let i = 0; i < 30; i++) {
