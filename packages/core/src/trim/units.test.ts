@@ -9,6 +9,9 @@ import { noise } from './fixture.js'
 
 const profile = DEFAULT_PROFILES.terminal!
 
+/** Line numbers an excerpt shows (its `N: ` lines). */
+const shownLines = (out: string): Set<number> => new Set([...out.matchAll(/^(\d+): /gm)].map((m) => Number(m[1])))
+
 describe('a stack trace is one unit (middle.ts)', () => {
   it('keeps the header, its first frames and the Caused by chain, not every frame', () => {
     const frames = (cls: string, n: number): string[] => Array.from({ length: n }, (_, i) => `\tat com.acme.${cls}.call${i}(${cls}.java:${i + 10})`)
@@ -185,25 +188,28 @@ describe("a crowded level shows a spread-out family's members first, with up to 
     return { text: lines.join('\n'), headers, errors }
   }
 
-  it('shows more of the failing tests, and still most of the distinct errors', () => {
-    const { text, headers, errors } = build()
+  /** Headers and errors shown in the excerpt at 3,000 chars. */
+  const shownAt3000 = (detail = ''): { headers: number; errors: number } => {
+    const { text, headers, errors } = build(detail)
     const out = fitText(text, 3000, profile).text
     expect(out.length).toBeLessThanOrEqual(3000)
-    const shown = new Set([...out.matchAll(/^(\d+): /gm)].map((m) => Number(m[1])))
+    const shown = shownLines(out)
+    return { headers: headers.filter((n) => shown.has(n)).length, errors: errors.filter((n) => shown.has(n)).length }
+  }
+
+  it('shows more of the failing tests, and still most of the distinct errors', () => {
+    const { headers, errors } = shownAt3000()
     // Before, the 12 errors took their context first and 3 headers fitted; now 6, and 10 errors.
-    expect(headers.filter((n) => shown.has(n)).length).toBeGreaterThanOrEqual(5)
-    expect(errors.filter((n) => shown.has(n)).length).toBeGreaterThanOrEqual(8)
+    expect(headers).toBeGreaterThanOrEqual(5)
+    expect(errors).toBeGreaterThanOrEqual(8)
   })
 
   it('counts the line each header brings with it against the half (a long message under each)', () => {
-    const { text, headers, errors } = build(` in ${'the order service of the checkout module '.repeat(3)}`)
-    const out = fitText(text, 3000, profile).text
-    expect(out.length).toBeLessThanOrEqual(3000)
-    const shown = new Set([...out.matchAll(/^(\d+): /gm)].map((m) => Number(m[1])))
+    const { headers, errors } = shownAt3000(` in ${'the order service of the checkout module '.repeat(3)}`)
     // Counting each header's line alone, the headers and their messages took the whole budget and
     // 1 error was shown; now 4 headers (3 before the rule) and 8 errors.
-    expect(headers.filter((n) => shown.has(n)).length).toBeGreaterThanOrEqual(4)
-    expect(errors.filter((n) => shown.has(n)).length).toBeGreaterThanOrEqual(7)
+    expect(headers).toBeGreaterThanOrEqual(4)
+    expect(errors).toBeGreaterThanOrEqual(7)
   })
 
   // (Passes without the rule too: it guards the progress-stream exception, and fails without it.)
@@ -219,7 +225,7 @@ describe("a crowded level shows a spread-out family's members first, with up to 
     lines.push(...detail, ...noise(100, 301))
     const out = fitText(lines.join('\n'), 4000, profile).text
     expect(out.length).toBeLessThanOrEqual(4000)
-    const shown = new Set([...out.matchAll(/^(\d+): /gm)].map((m) => Number(m[1])))
+    const shown = shownLines(out)
     // The assertion keeps the source line above it and the line under it.
     expect(shown.has(at + 2)).toBe(true)
     expect(shown.has(at + 3)).toBe(true)
