@@ -6,7 +6,7 @@
  */
 import { afterLocation, hitScore, KEYWORDS, WORDS } from './keywords.js'
 import { compileLiterals, literalCursor } from '../scan/literals.js'
-import { isCompactProgress, isCrossMark, shapeScore } from './shapes.js'
+import { CONSOLE_ENTRY, afterTimestamp, isCompactProgress, isCrossMark, lineShape, shapeScore } from './shapes.js'
 import { passedBlockStart, surefirePass } from './passing.js'
 import { endsWithSuccess, startsWithSuccess } from './verdict.js'
 
@@ -241,6 +241,30 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
     if (from === -1) return
     for (let i = salient.length - 1; i >= 0 && salient[i]!.start > from; i--) salient[i]!.score = 1
   }
+  // Jest's console output (`shapes.ts`, CONSOLE_ENTRY): the indentation of the open entry's
+  // `console.<method>` line, -1 when none is open. Its block runs over the blank lines and those
+  // indented deeper; what the code under test logged there scores 1, as a passing class's lines do.
+  let consoleIndent = -1
+  /** Whether the line `[start, end)` is inside the open console block (closing it when not). */
+  const inConsole = (start: number, end: number): boolean => {
+    if (consoleIndent < 0) return false
+    const from = afterTimestamp(text, start, end)
+    let i = from
+    while (i < end && i - from <= consoleIndent && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++
+    if (i >= end || i - from > consoleIndent) return true
+    consoleIndent = -1
+    return false
+  }
+  /** The line's shape score; a console entry opens its block and scores 0. */
+  const shapeOf = (start: number, end: number): number => {
+    const shape = lineShape(text, start, end)
+    if (shape !== CONSOLE_ENTRY) return shape
+    let i = afterTimestamp(text, start, end)
+    const from = i
+    while (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9) i++
+    consoleIndent = i - from
+    return 0
+  }
   while (start < n) {
     // Lines before the next keyword hit: a newline search and a first-char test each.
     const hitAt = at === -1 ? n : at
@@ -248,10 +272,11 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
     let lineEnd = nl === -1 ? n : nl
     while (lineEnd < hitAt) {
       line++
+      const quiet = consoleIndent >= 0 && inConsole(start, lineEnd)
       if (mayHaveShape(text, start)) {
         const end = endOf(start, lineEnd)
-        const score = end > start ? shapeScore(text, start, end) : 0
-        if (score > 0) add(start, end, score)
+        const score = end > start ? shapeOf(start, end) : 0
+        if (score > 0) add(start, end, quiet ? 1 : score)
       }
       start = lineEnd + 1
       if (start >= n) break
@@ -262,6 +287,7 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
     // The line holding the hit: every hit of it (up to a 4, the top score), then its shape.
     line++
     const end = endOf(start, lineEnd)
+    const quiet = consoleIndent >= 0 && inConsole(start, end)
     let score = 0
     if (at !== -1 && at < end) {
       score = scoreAt(text, at, word, start, end)
@@ -276,8 +302,8 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
       else at = -1
     }
     if (score > 0 && (endsWithSuccess(text, start, end) || startsWithSuccess(text, start, end))) score = 0
-    if (score < 3 && end > start && mayHaveShape(text, start)) score = Math.max(score, shapeScore(text, start, end))
-    if (score > 0) add(start, end, score)
+    if (score < 3 && end > start && mayHaveShape(text, start)) score = Math.max(score, shapeOf(start, end))
+    if (score > 0) add(start, end, quiet ? 1 : score)
     demotePassed(start, end, lineEnd)
     start = lineEnd + 1
   }

@@ -8,6 +8,7 @@
  * | pytest | `____ test_name ____` (a failing test's section header) | 3 |
  * | pytest | `E       assert 1 == 2` (the `E   ` explanation lines) | 2 |
  * | Jest | `  ● Suite › test name` (a failing test's header) | 3 |
+ * | Jest | `    console.error` (an entry of what the code under test logged; indented) | {@link CONSOLE_ENTRY}: its block scores 1 |
  * | cargo test | `---- tests::name stdout ----` (a failing test's captured output) | 3 |
  * | Gradle | `* What went wrong:` | 3 |
  * | PHPUnit | `1) Ns\ClassTest::testName` | 3 |
@@ -68,6 +69,22 @@ export function trimmedEnd(text: string, at: number, end: number): number {
  * (see the module's table). Reads at most {@link PROBE} chars of it.
  */
 export function shapeScore(text: string, start: number, end: number, inJson = false): number {
+  const s = lineShape(text, start, end, inJson)
+  return s < 0 ? 0 : s
+}
+
+/**
+ * What {@link lineShape} answers for an entry of Jest's console output (`    console.warn`, then
+ * the message and its location indented under it): not a failure, but the start of a block
+ * whose warnings and errors were logged by the code under test (the scan scores them 1).
+ */
+export const CONSOLE_ENTRY = -1
+
+/** Console methods whose entries Jest prints as `console.<method>` on a line of its own. */
+const CONSOLE_METHODS = ['log', 'error', 'warn', 'info', 'debug', 'trace']
+
+/** {@link shapeScore}, or {@link CONSOLE_ENTRY} for an indented `console.<method>` line. */
+export function lineShape(text: string, start: number, end: number, inJson = false): number {
   let i = afterTimestamp(text, start, end)
   const lineStart = i
   const stop = Math.min(end, i + PROBE)
@@ -118,6 +135,11 @@ export function shapeScore(text: string, start: number, end: number, inJson = fa
       if (has(text, i, stop, 'rspec ./')) return hasLocation(text, i + 8, stop) ? 3 : 0
       return has(text, i, stop, 'rails test ') && hasLocation(text, i + 11, stop) ? 3 : 0
     case 99:
+      // Jest's console output: `    console.warn` alone on its line, indented
+      if (i > lineStart && has(text, i, stop, 'console.')) {
+        const e = trimmedEnd(text, i, end)
+        return CONSOLE_METHODS.some((m) => e - i === 8 + m.length && text.startsWith(m, i + 8)) ? CONSOLE_ENTRY : 0
+      }
       // Cucumber: cucumber features/a.feature:12 # Scenario: ...
       return has(text, i, stop, 'cucumber ') && hasLocation(text, i + 9, stop) ? 3 : 0
     default:

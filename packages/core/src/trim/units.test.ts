@@ -232,3 +232,44 @@ describe("a crowded level shows a spread-out family's members first, with up to 
     expect(shown.has(at + 4)).toBe(true)
   })
 })
+
+describe("what the code under test logged to Jest's console scores 1 (salient.ts)", () => {
+  // A Jest run of 20 passing suites that logged 60 distinct errors through console.error, and 5 failing suites among them.
+  const failing = [3, 7, 11, 15, 19]
+  const build = (): string => {
+    const lines: string[] = []
+    for (let s = 0; s < 20; s++) {
+      if (failing.includes(s)) {
+        lines.push(`FAIL test/order${s}.test.js`, `  ● Order › parses total ${s}`, '', '    expect(received).toBe(expected) // Object.is equality', '', `    Expected: ${40 + s}`, `    Received: ${30 + s}`, '')
+        lines.push(`      at Object.<anonymous> (test/order${s}.test.js:12:5)`, '')
+      }
+      lines.push(`PASS test/suite${s}.test.js (${s + 1}.2 s)`, '  ● Console', '')
+      for (let k = 0; k < 3; k++) {
+        lines.push('    console.error', `      ERROR Crawler: request ${s * 3 + k} failed, reclaiming it (TypeError: cannot read properties of null, reading 'page${k}')`, '')
+        lines.push(`      at Crawler._handle (src/crawler.js:${100 + k}:15)`, `      at test/suite${s}.test.js:${20 + k}:9`, '')
+      }
+    }
+    lines.push('Test Suites: 5 failed, 20 passed, 25 total', 'Tests:       5 failed, 140 passed, 145 total', 'Time:        30.1 s')
+    return lines.join('\n')
+  }
+
+  it('scans the logged errors as score 1 and the failing tests as before', () => {
+    const text = build()
+    const scan = scanLines(text, true)
+    const logged = scan.salient.filter((s) => text.slice(s.start, s.end).includes('ERROR Crawler'))
+    expect(logged.length).toBe(60)
+    expect(logged.every((s) => s.score === 1)).toBe(true)
+    const headers = scan.salient.filter((s) => text.slice(s.start, s.end).includes('● Order › parses total'))
+    expect(headers.map((s) => s.score)).toEqual([3, 3, 3, 3, 3])
+  })
+
+  it("shows every failing test's message rather than the logged errors", () => {
+    const out = fitText(build(), 3000, profile).text
+    expect(out.length).toBeLessThanOrEqual(3000)
+    // Before, the logged errors (score 4: `ERROR`, `failed`) came first: the first failing test was shown, the other 4 were not.
+    for (const s of failing) {
+      expect(out).toContain(`● Order › parses total ${s}`)
+      expect(out).toContain(`Expected: ${40 + s}`)
+    }
+  })
+})
