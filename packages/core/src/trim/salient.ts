@@ -6,7 +6,7 @@
  */
 import { afterLocation, hitScore, KEYWORDS, WORDS } from './keywords.js'
 import { compileLiterals, literalCursor } from '../scan/literals.js'
-import { CONSOLE_ENTRY, afterTimestamp, isCompactProgress, isCrossMark, lineShape, shapeScore } from './shapes.js'
+import { CONSOLE_ENTRY, afterTimestamp, isBareTimestamp, isCompactProgress, isCrossMark, lineShape, shapeScore } from './shapes.js'
 import { passedBlockStart, surefirePass } from './passing.js'
 import { endsWithSuccess, startsWithSuccess } from './verdict.js'
 
@@ -242,20 +242,26 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
     for (let i = salient.length - 1; i >= 0 && salient[i]!.start > from; i--) salient[i]!.score = 1
   }
   // Jest's console output (`shapes.ts`, CONSOLE_ENTRY): the indentation of the open entry's
-  // `console.<method>` line, -1 when none is open. Its block runs over the blank lines and those
-  // indented deeper; what the code under test logged there scores 1, as a passing class's lines do.
+  // `console.<method>` line, -1 when none is open. Its block runs over the blank lines (a bare CI
+  // timestamp included), those indented deeper and a code frame's `> 12 |` marker line; what the
+  // code under test logged there, and the entry line itself, score 1, as a passing class's lines do.
   let consoleIndent = -1
-  /** Whether the line `[start, end)` is inside the open console block (closing it when not). */
+  /** Whether the line `[start, end)` (without its `\r`) is inside the open console block (closing it when not). */
   const inConsole = (start: number, end: number): boolean => {
     if (consoleIndent < 0) return false
     const from = afterTimestamp(text, start, end)
     let i = from
     while (i < end && i - from <= consoleIndent && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++
     if (i >= end || i - from > consoleIndent) return true
+    // A code frame's marked line (`    > 141 |`), at the entry's own indentation.
+    if (i - from === consoleIndent && text.charCodeAt(i) === 62 && text.charCodeAt(i + 1) === 32) return true
+    // A blank line that is only a GitHub Actions timestamp (`2024-01-02T03:04:05.1234567Z`).
+    if (from === start && isBareTimestamp(text, start, end)) return true
     consoleIndent = -1
     return false
   }
   /** The line's shape score; a console entry opens its block and scores 0. */
+  let entry = false
   const shapeOf = (start: number, end: number): number => {
     const shape = lineShape(text, start, end)
     if (shape !== CONSOLE_ENTRY) return shape
@@ -263,16 +269,18 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
     const from = i
     while (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9) i++
     consoleIndent = i - from
+    entry = true
     return 0
   }
   while (start < n) {
-    // Lines before the next keyword hit: a newline search and a first-char test each.
+    // Lines before the next keyword hit: a newline search and a first-char test each (and, while a
+    // console block is open, its indentation).
     const hitAt = at === -1 ? n : at
     let nl = text.indexOf('\n', start)
     let lineEnd = nl === -1 ? n : nl
     while (lineEnd < hitAt) {
       line++
-      const quiet = consoleIndent >= 0 && inConsole(start, lineEnd)
+      const quiet = consoleIndent >= 0 && inConsole(start, endOf(start, lineEnd))
       if (mayHaveShape(text, start)) {
         const end = endOf(start, lineEnd)
         const score = end > start ? shapeOf(start, end) : 0
@@ -302,8 +310,10 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
       else at = -1
     }
     if (score > 0 && (endsWithSuccess(text, start, end) || startsWithSuccess(text, start, end))) score = 0
+    entry = false
     if (score < 3 && end > start && mayHaveShape(text, start)) score = Math.max(score, shapeOf(start, end))
-    if (score > 0) add(start, end, quiet ? 1 : score)
+    // (`console.error` holds a keyword: the entry line scores 1 too.)
+    if (score > 0) add(start, end, quiet || entry ? 1 : score)
     demotePassed(start, end, lineEnd)
     start = lineEnd + 1
   }

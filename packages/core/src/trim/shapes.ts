@@ -38,16 +38,26 @@ const MAX_INDENT = 8
 const PROBE = 200
 
 
-/** Offset after a GitHub Actions `2024-01-02T03:04:05.1234567Z ` prefix at `start`, else `start`. */
-export function afterTimestamp(text: string, start: number, end: number): number {
-  if (end - start > 21 && text.charCodeAt(start + 4) === 45 && text.charCodeAt(start + 10) === 84 && isDigit(text.charCodeAt(start))) {
+/** Offset of the `Z` ending a GitHub Actions `2024-01-02T03:04:05.1234567Z` timestamp at `start`, else -1. */
+function timestampZ(text: string, start: number, end: number): number {
+  if (end - start >= 20 && text.charCodeAt(start + 4) === 45 && text.charCodeAt(start + 10) === 84 && isDigit(text.charCodeAt(start))) {
     // seconds, then an optional fraction: read char by char, never past 32 chars
     let z = start + 19
     while (z < end && z - start < 32 && (isDigit(text.charCodeAt(z)) || text.charCodeAt(z) === 46)) z++
-    if (text.charCodeAt(z) === 90 && text.charCodeAt(z + 1) === 32 && z + 1 < end) return z + 2
+    if (z < end && text.charCodeAt(z) === 90) return z
   }
-  return start
+  return -1
 }
+
+/** Offset after a GitHub Actions `2024-01-02T03:04:05.1234567Z ` prefix at `start`, else `start`. */
+export function afterTimestamp(text: string, start: number, end: number): number {
+  if (end - start <= 21) return start
+  const z = timestampZ(text, start, end)
+  return z !== -1 && text.charCodeAt(z + 1) === 32 && z + 1 < end ? z + 2 : start
+}
+
+/** True when the line `[start, end)` is a GitHub Actions timestamp alone (how some logs write a blank line). */
+export const isBareTimestamp = (text: string, start: number, end: number): boolean => timestampZ(text, start, end) === end - 1
 
 /** The marks test reporters put before a failed test: `×` `✕` `✖` `✗` `✘` `❌`, `⨯` (Pest, Collision). */
 export function isCrossMark(c: number): boolean {

@@ -263,6 +263,42 @@ describe("what the code under test logged to Jest's console scores 1 (salient.ts
     expect(headers.map((s) => s.score)).toEqual([3, 3, 3, 3, 3])
   })
 
+  // One entry as Jest prints it: the message, a code frame whose marked line (`>`) sits at the
+  // entry's own indentation, a blank line, the location frames.
+  const entry = [
+    '    console.error',
+    '      ERROR Crawler: handleRequestFunction failed, reclaiming it',
+    '        TypeError: Cannot read properties of null (reading 1)',
+    '',
+    '      125 |         if (shouldRetry) {',
+    '    > 126 |             log.exception(err, "request failed");',
+    '          |                 ^',
+    '',
+    '      at Log.exception (node_modules/log/log.js:170:14)',
+    '      at BrowserCrawler._handleFailedRequest (src/crawlers/browser_crawler.js:620:13)',
+    '',
+    '  ● Crawler › retries a failed request',
+    '',
+    '    Error: expected 3 retries, got 0',
+  ]
+  it.each([
+    ['\n line ends', (l: string): string => l, '\n'],
+    ['\r\n line ends', (l: string): string => l, '\r\n'],
+    ['GitHub Actions timestamps (a blank line as a bare timestamp)', (l: string): string => (l === '' ? '2022-06-23T12:17:29.3885809Z' : `2022-06-23T12:17:29.3885809Z ${l}`), '\n'],
+  ])('keeps a whole entry (its code frame, its location, blank lines) in the block, with %s', (_, wrap, eol) => {
+    const text = entry.map(wrap).join(eol)
+    const scores = new Map(scanLines(text, true).salient.map((s) => [s.line, s.score]))
+    // The entry line (`error` is a keyword) and every salient line of the entry score 1.
+    for (let n = 1; n <= 11; n++) expect(scores.get(n) ?? 0).toBeLessThanOrEqual(1)
+    expect(scores.get(1)).toBe(1)
+    expect(scores.get(3)).toBe(1)
+    expect(scores.get(6)).toBe(1)
+    expect(scores.get(9)).toBe(1)
+    // The next failing test's header ends the block.
+    expect(scores.get(12)).toBe(3)
+    expect(scores.get(14)).toBe(4)
+  })
+
   it("shows every failing test's message rather than the logged errors", () => {
     const out = fitText(build(), 3000, profile).text
     expect(out.length).toBeLessThanOrEqual(3000)
