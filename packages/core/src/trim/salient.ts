@@ -260,8 +260,9 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
     consoleIndent = -1
     return false
   }
-  /** The line's shape score; a console entry opens its block and scores 0. */
+  /** Whether the last {@link shapeOf} call met a console entry (its line then scores 1). */
   let entry = false
+  /** The line's shape score; a console entry opens its block and scores 0. */
   const shapeOf = (start: number, end: number): number => {
     const shape = lineShape(text, start, end)
     if (shape !== CONSOLE_ENTRY) return shape
