@@ -237,11 +237,33 @@ function diverse(order: SalientLine[], acrossLevels: boolean): SalientLine[] {
 export function pickMiddle(text: string, candidates: SalientLine[], headEnd: number, tailStart: number, quota: number, profile: Profile, label: (n: number) => number = (n) => n, diversity = 0): Picked {
   if (candidates.length === 0 || quota <= 0) return { lines: [], cost: 0 }
   const order = diversity > 0 ? diverse(rankSalient(candidates), diversity > 1) : rankSalient(candidates)
-  // Lines that start a cluster (no salient line within CLUSTER_GAP above them; candidates ascend by line).
-  const clusterStarts = new Set<number>()
-  for (let k = 0; k < candidates.length; k++) if (k === 0 || startsCluster(candidates[k - 1]!.line, candidates[k]!.line)) clusterStarts.add(candidates[k]!.line)
   // `label` is the number the line is shown with (its source line when a filter merged lines).
   const lineCost = (l: Line): number => String(label(l.n)).length + 3 + Math.min(l.end - l.start, profile.maxLineChars)
+  // Lines that start a cluster (no salient line within CLUSTER_GAP above them; candidates ascend
+  // by line), found at the first crowded level only.
+  let clusterStarts: Set<number> | undefined
+  /**
+   * The middle members of a spread-out family in `level` (each starts a cluster; not a progress
+   * stream's entry, {@link inStream}), in the level's order, while they cost no more than
+   * FAMILY_FIRST_SHARE of `left`: each line with its unit and a gap marker, an upper bound.
+   */
+  const familyFirst = (level: readonly SalientLine[], alone: ReadonlySet<number>, left: number): Set<SalientLine> => {
+    if (clusterStarts === undefined) {
+      clusterStarts = new Set<number>()
+      for (let k = 0; k < candidates.length; k++) if (k === 0 || startsCluster(candidates[k - 1]!.line, candidates[k]!.line)) clusterStarts.add(candidates[k]!.line)
+    }
+    const first = new Set<SalientLine>()
+    let firstCost = 0
+    for (const s of level) {
+      if (!alone.has(s.line) || !clusterStarts.has(s.line) || inStream(text, s, headEnd, tailStart)) continue
+      const self: Line = { n: s.line, start: s.start, end: s.end }
+      for (const l of [self, ...unitAfter(text, self, tailStart)]) firstCost += lineCost(l)
+      firstCost += GAP_MARKER_MAX
+      if (firstCost > left * FAMILY_FIRST_SHARE) break
+      first.add(s)
+    }
+    return first
+  }
   const chosen = new Map<number, Line>()
   const shownText = new Set<string>()
   let cost = GAP_MARKER_MAX // the gap marker after the last piece
@@ -325,24 +347,14 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
     // no more than FAMILY_FIRST_SHARE of the budget left: the list of what failed before any
     // line's context. They count as placed, so the lines after them get the shrunk context of a
     // crowded level. Not the entries of a progress stream ({@link inStream}): their detail is elsewhere.
-    const level = order.slice(i, j)
-    let visit = level
+    let visit: SalientLine[] | undefined
     if (alone !== undefined) {
-      const first = new Set<SalientLine>()
-      let firstCost = 0
-      for (const s of level) {
-        if (!alone.has(s.line) || !clusterStarts.has(s.line) || inStream(text, s, headEnd, tailStart)) continue
-        // (An upper bound of what it costs: the line with its unit, as shown below, and a gap marker.)
-        const self: Line = { n: s.line, start: s.start, end: s.end }
-        for (const l of [self, ...unitAfter(text, self, tailStart)]) firstCost += lineCost(l)
-        firstCost += GAP_MARKER_MAX
-        if (firstCost > left * FAMILY_FIRST_SHARE) break
-        first.add(s)
-      }
+      const level = order.slice(i, j)
+      const first = familyFirst(level, alone, left)
       if (first.size > 0) visit = [...first, ...level.filter((s) => !first.has(s))]
     }
-    for (let k = 0; k < visit.length && quota - cost >= MIN_PIECE; k++) {
-      const s = visit[k]!
+    for (let k = i; k < j && quota - cost >= MIN_PIECE; k++) {
+      const s = visit !== undefined ? visit[k - i]! : order[k]!
       if (chosen.has(s.line)) {
         anchors.push(s)
         continue

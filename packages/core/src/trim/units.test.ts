@@ -73,7 +73,7 @@ describe('count notes in gap markers (marker.ts, fit.ts)', () => {
         if (found.length === 0) return
         const weighed = weighSalient(text, scanLines(text, true).salient)
         const tpl = new Map(weighed.map((s) => [s.line, ownTemplate(text, s.start, s.end)]))
-        const shown = new Set([...out.matchAll(/^(\d+): /gm)].map((m) => Number(m[1])))
+        const shown = shownLines(out)
         for (const n of found) {
           expect(shown.has(n.like)).toBe(true)
           const t = tpl.get(n.like)
@@ -90,7 +90,6 @@ describe('count notes in gap markers (marker.ts, fit.ts)', () => {
 })
 
 describe("a failure's context ends at the next item of its list (middle.ts)", () => {
-  const shown = (out: string): Set<number> => new Set([...out.matchAll(/^(\d+): /gm)].map((m) => Number(m[1])))
   /** A Gradle build: tasks, one failing, more tasks after it. */
   const gradle = (prefix: string): { text: string; failed: number } => {
     const lines: string[] = []
@@ -104,12 +103,12 @@ describe("a failure's context ends at the next item of its list (middle.ts)", ()
   it("stops before a line with the same list marker and word (Gradle's `> Task`) that is not a problem itself", () => {
     const { text, failed } = gradle('')
     const out = fitText(text, 4000, profile).text
-    const kept = shown(out)
+    const kept = shownLines(out)
     expect(kept.has(failed)).toBe(true)
     expect(kept.has(failed + 1)).toBe(false)
     // Under a GitHub Actions timestamp too.
     const stamped = gradle('2022-05-07T21:37:50.4723428Z ')
-    const keptStamped = shown(fitText(stamped.text, 6000, profile).text)
+    const keptStamped = shownLines(fitText(stamped.text, 6000, profile).text)
     expect(keptStamped.has(stamped.failed)).toBe(true)
     expect(keptStamped.has(stamped.failed + 1)).toBe(false)
   })
@@ -118,10 +117,10 @@ describe("a failure's context ends at the next item of its list (middle.ts)", ()
     const lines = [...noise(300).map((l) => `build-job\tbuild app\t${l}`)]
     const failed = lines.push('build-job\tbuild app\tERROR: link step failed for target parser')
     lines.push('build-job\tbuild app\tundefined symbol parse_header in parser.o', ...noise(300, 301).map((l) => `build-job\tbuild app\t${l}`))
-    expect(shown(fitText(lines.join('\n'), 3000, profile).text).has(failed + 1)).toBe(true)
+    expect(shownLines(fitText(lines.join('\n'), 3000, profile).text).has(failed + 1)).toBe(true)
     const list = ['> Task :a:test FAILED', '> Task :b:test FAILED', '> Task :c:jar']
     const text = [...noise(300), ...list, ...noise(300, 301)].join('\n')
-    const kept = shown(fitText(text, 3000, profile).text)
+    const kept = shownLines(fitText(text, 3000, profile).text)
     expect(kept.has(301)).toBe(true)
     expect(kept.has(302)).toBe(true)
     expect(kept.has(303)).toBe(false)
@@ -142,7 +141,7 @@ describe('a crowded level gives later lines less context before them too (middle
     lines.push(...noise(50, 51))
     const out = fitText(lines.join('\n'), 4000, profile).text
     expect(out.length).toBeLessThanOrEqual(4000)
-    const shown = new Set([...out.matchAll(/^(\d+): /gm)].map((m) => Number(m[1])))
+    const shown = shownLines(out)
     const kept = eLines.filter((n) => shown.has(n))
     const withSource = kept.filter((n) => shown.has(n - 1))
     expect(withSource.length).toBeGreaterThan(0)
