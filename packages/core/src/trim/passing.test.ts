@@ -5,7 +5,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { fitText } from './fit.js'
 import { noise } from './fixture.js'
-import { passedBlockStart, surefirePass } from './passing.js'
+import { goPassedBlockStart, passedBlockStart, surefirePass } from './passing.js'
 import { DEFAULT_PROFILES } from './profiles.js'
 import { scanLines } from './salient.js'
 
@@ -112,8 +112,8 @@ describe('passing Surefire classes (passing.ts)', () => {
     expect(score('parsesEmpty')).toBeGreaterThanOrEqual(3)
   })
 
-  it('never throws, keeps every score at 1 or more and every line whole, on any mix of Surefire fragments', () => {
-    const piece = fc.constantFrom('[INFO] Running a.ATest', 'Running a.B', 'Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 1 s - in a.ATest', 'Tests run: 2, Failures: 0, Errors: 0,', 'Tests run: 3, Failures: 0, Errors: 0, Time elapsed - in ', 'ERROR boom', 'java.lang.IllegalStateException: x', '[ERROR] Tests run: 1, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 1 s <<< FAILURE! - in a.B', TS, '\r', ' - in ', '[', ']')
+  it('never throws, keeps every score at 1 or more and every line whole, on any mix of Surefire and go test fragments', () => {
+    const piece = fc.constantFrom('[INFO] Running a.ATest', 'Running a.B', 'Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 1 s - in a.ATest', 'Tests run: 2, Failures: 0, Errors: 0,', 'Tests run: 3, Failures: 0, Errors: 0, Time elapsed - in ', 'ERROR boom', 'java.lang.IllegalStateException: x', '[ERROR] Tests run: 1, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 1 s <<< FAILURE! - in a.B', TS, '\r', ' - in ', '[', ']', 'x - ', '=== RUN   TestA', '--- PASS: TestA (0.00s)', '    --- SKIP: TestA/b (0', '    a_test.go:1: error x', '=== SKIP: p TestA (0.00s)', '##[group]PASS p.TestA (0.00s)', '=== CONT  TestB', '--- FAIL: TestA (1s)', '    ')
     fc.assert(fc.property(fc.array(fc.tuple(piece, fc.constantFrom('\n', '', ' ')), { maxLength: 40 }), (parts) => {
       const text = parts.map(([p, sep]) => p + sep).join('')
       const scan = scanLines(text, true)
@@ -122,5 +122,119 @@ describe('passing Surefire classes (passing.ts)', () => {
       const lines = text.split('\n')
       for (const s of scan.salient) expect(text.slice(s.start, s.end)).toBe(lines[s.line - 1]!.replace(/\r$/, ''))
     }))
+  })
+})
+
+describe('Maven run by a tool that logs its output (passing.ts, afterLogger)', () => {
+  const LOG = '13:41:51.387 [Thread-8] DEBUG f.i.s.r.p.m.o.MavenFilterTestOutputHandler - '
+  it('reads a verdict and its Running line after a logback-style prefix', () => {
+    const lines = [
+      `${LOG}[INFO] Running org.acme.DagTest`,
+      `${LOG}map.onErrorResumeNext: java.lang.RuntimeException: F`,
+      `${LOG}[INFO] Tests run: 4, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 23.8 s - in org.acme.DagTest`,
+      `${LOG}[ERROR] Tests run: 1, Failures: 0, Errors: 1, Skipped: 0, Time elapsed: 0.7 s <<< FAILURE! - in org.acme.ProvidersTest`,
+      `${LOG}[ERROR] canRegister(org.acme.ProvidersTest)  Time elapsed: 0.7 s  <<< ERROR!`,
+      `${LOG}java.lang.RuntimeException: java.net.ConnectException: Failed to connect to localhost/127.0.0.1:3000`,
+    ]
+    const score = scoreOf(lines)
+    expect(score('onErrorResumeNext')).toBe(1)
+    expect(score('canRegister')).toBeGreaterThanOrEqual(3)
+    expect(score('Failed to connect')).toBeGreaterThanOrEqual(3)
+  })
+
+  it('reads no prefix longer than its limit, nor one that is not followed by a Maven level', () => {
+    const long = `${'x'.repeat(170)} - [INFO] Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 1 s - in a.B`
+    expect(surefirePass(long, 0, long.length)).toBeUndefined()
+    const prose = 'the tool said - Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 1 s - in a.B'
+    expect(surefirePass(prose, 0, prose.length)).toBeUndefined()
+  })
+})
+
+describe('passing and skipped go tests (passing.ts goPassedBlockStart, shapes.ts QUIET_BLOCK)', () => {
+  /** A passing test that logged an error through t.Log (Go 1.14+ streams it before the verdict). */
+  const passing = (name: string, i: number): string[] => [
+    `=== RUN   ${name}`,
+    `    client_test.go:${10 + i}: error: unexpected EOF from 127.0.0.1:${5000 + i}, reconnecting`,
+    `    client_test.go:${40 + i}: failed to read frame ${i}: connection reset by peer`,
+    `--- PASS: ${name} (0.0${i % 10}s)`,
+  ]
+
+  it('demotes what a passing test streamed, not a failing test or the summary', () => {
+    const lines = [...passing('TestRetry', 1), '=== RUN   TestParse', '    parse_test.go:20: got 1, want 2', '--- FAIL: TestParse (0.00s)', 'FAIL', 'FAIL\tgithub.com/acme/x\t0.01s']
+    const score = scoreOf(lines)
+    expect(score('unexpected EOF')).toBe(1)
+    expect(score('got 1, want 2')).toBeGreaterThanOrEqual(3)
+    expect(score('--- FAIL: TestParse')).toBeGreaterThanOrEqual(3)
+    expect(score('FAIL\tgithub.com')).toBeGreaterThanOrEqual(3)
+  })
+
+  it('demotes a subtest-bearing test as one block, and a test whose name holds a keyword', () => {
+    const lines = ['=== RUN   TestErrors', '=== RUN   TestErrors/timeout', '    e_test.go:9: error: timeout expected here', '=== NAME  TestErrors', '    e_test.go:12: error path covered', '--- PASS: TestErrors (0.01s)', '    --- PASS: TestErrors/timeout (0.00s)']
+    const score = scoreOf(lines)
+    expect(score('timeout expected')).toBe(1)
+    expect(score('path covered')).toBe(1)
+  })
+
+  it('leaves parallel tests alone: another test\'s marker inside the span', () => {
+    const lines = ['=== RUN   TestA', '=== PAUSE TestA', '=== RUN   TestB', '    b_test.go:3: failure detail of B', '=== CONT  TestA', '    a_test.go:4: error seen by A', '--- PASS: TestA (0.00s)', '--- FAIL: TestB (0.00s)']
+    const score = scoreOf(lines)
+    expect(score('failure detail of B')).toBeGreaterThanOrEqual(3)
+    const text = lines.join('\n')
+    const v = text.indexOf('--- PASS')
+    expect(goPassedBlockStart(text, 0, v, text.indexOf('\n', v))).toBe(-1)
+    // the same test alone: its block starts at its RUN line
+    const alone = ['=== RUN   TestA', '    a_test.go:4: error seen by A', '--- PASS: TestA (0.00s)'].join('\n')
+    expect(goPassedBlockStart(alone, 0, alone.indexOf('--- PASS'), alone.length)).toBe(0)
+    // a RUN line of a longer name is not this test's
+    const longer = alone.replace('=== RUN   TestA', '=== RUN   TestAB')
+    expect(goPassedBlockStart(longer, 0, longer.indexOf('--- PASS'), longer.length)).toBe(-1)
+  })
+
+  it('demotes the log Go before 1.14 printed under a passing verdict, up to the next line as shallow', () => {
+    const lines = ['--- FAIL: TestOuter (0.00s)', '    --- PASS: TestOuter/ok (0.00s)', '        o_test.go:5: error logged on the happy path', '    --- FAIL: TestOuter/bad (0.00s)', '        o_test.go:9: got 3, want 4']
+    const score = scoreOf(lines)
+    expect(score('happy path')).toBe(1)
+    expect(score('got 3, want 4')).toBeGreaterThanOrEqual(3)
+    expect(score('TestOuter/bad')).toBeGreaterThanOrEqual(3)
+  })
+
+  it("scores gotestsum's skipped and passing tests' output 1 and its failed package mark 3", () => {
+    const lines = [
+      '✓  internal/a (12ms)',
+      '✖  internal/b (1.2s)',
+      '',
+      '=== Skipped',
+      '=== SKIP: internal/a TestDocker (0.00s)',
+      '    docker_test.go:34: error: docker not available, skipping',
+      '',
+      '=== Failed',
+      '=== FAIL: internal/b TestParse (0.01s)',
+      '    parse_test.go:20: assertion failed: 1 (got int) != 2 (want int)',
+      '2024-01-02T03:04:05.1234567Z ##[group]PASS internal/a.TestRetry (0.00s)',
+      '2024-01-02T03:04:05.1234567Z     retry_test.go:8: request failed, retrying',
+      '2024-01-02T03:04:05.1234567Z ##[endgroup]',
+      '',
+      'DONE 10 tests, 1 skipped, 1 failure in 1.234s',
+    ]
+    const score = scoreOf(lines)
+    expect(score('✖  internal/b')).toBe(3)
+    expect(score('docker not available')).toBe(1)
+    expect(score('request failed, retrying')).toBe(1)
+    expect(score('=== FAIL: internal/b')).toBeGreaterThanOrEqual(3)
+    expect(score('assertion failed')).toBeGreaterThanOrEqual(3)
+    expect(score('DONE 10 tests')).toBeGreaterThanOrEqual(3)
+  })
+
+  it('keeps every failing test of a verbose run whose 40 passing tests logged errors', () => {
+    // Before the passing tests' logs were demoted, the last failing verdict gave way to them at 1,500 chars.
+    const failing = ['TestParseEmpty', 'TestParseUnicode', 'TestParseNested']
+    const blocks = Array.from({ length: 40 }, (_, i) => passing(`TestClient${i}`, i))
+    const lines = [...blocks.slice(0, 20).flat(), ...failing.flatMap((t, i) => [`=== RUN   ${t}`, `    parse_test.go:${30 + i}: ${t} got ${i}, want ${i + 1}`, `--- FAIL: ${t} (0.00s)`]), ...blocks.slice(20).flat(), 'FAIL', 'FAIL\tgithub.com/acme/x\t0.41s']
+    const out = fitText(lines.join('\n'), 1500, profile).text
+    expect(out.length).toBeLessThanOrEqual(1500)
+    for (const [i, t] of failing.entries()) {
+      expect(out).toContain(`${t} got ${i}, want ${i + 1}`)
+      expect(out).toContain(`--- FAIL: ${t} (0.00s)`)
+    }
   })
 })

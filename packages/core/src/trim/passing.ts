@@ -23,6 +23,23 @@ function afterLevel(text: string, i: number, end: number): number {
   return text.charCodeAt(k) === 93 && text.charCodeAt(k + 1) === 32 ? k + 2 : i
 }
 
+/** Longest logger prefix skipped before a Maven line (a tool that runs Maven and logs its output). */
+const LOGGER_LEAD = 160
+
+/**
+ * Offset after a logger's prefix at `i` when a Maven `[LEVEL] ` line follows it: Maven run by a
+ * tool that logs its output through a logback or log4j pattern (`13:41:51.387 [Thread-8] DEBUG
+ * a.b.Handler - [INFO] Tests run: ...`, the message after ` - `), else `i`. Reads at most
+ * {@link LOGGER_LEAD} chars.
+ */
+function afterLogger(text: string, i: number, end: number): number {
+  const stop = Math.min(end, i + LOGGER_LEAD) - 3
+  for (let k = i; k < stop; k++) {
+    if (text.charCodeAt(k) === 32 && text.charCodeAt(k + 1) === 45 && text.charCodeAt(k + 2) === 32 && text.charCodeAt(k + 3) === 91) return k + 3
+  }
+  return i
+}
+
 /** Longest line read as a class verdict (real ones are 100-250 chars): no line is read whole. */
 const VERDICT_CHARS = 600
 
@@ -35,7 +52,9 @@ const VERDICT_CHARS = 600
  */
 export function surefirePass(text: string, start: number, end: number): [number, number] | null | undefined {
   if (end - start > VERDICT_CHARS) return undefined
-  let i = afterLevel(text, afterTimestamp(text, start, end), end)
+  const lead = afterTimestamp(text, start, end)
+  let i = afterLevel(text, lead, end)
+  if (!text.startsWith('Tests run: ', i)) i = afterLevel(text, afterLogger(text, lead, end), end)
   if (!text.startsWith('Tests run: ', i)) return undefined
   i += 11
   const digits = i
@@ -59,14 +78,60 @@ export function passedBlockStart(text: string, from: number, verdictStart: numbe
   const r = span.lastIndexOf('Running ')
   if (r === -1) return -1
   const lineStart = span.lastIndexOf('\n', r) + 1
-  if (r - lineStart > RUNNING_LEAD) return -1
-  const lead = afterLevel(span, afterTimestamp(span, lineStart, r + 8), r + 8)
-  if (lead !== r) return -1
+  if (r - lineStart > RUNNING_LEAD + LOGGER_LEAD) return -1
+  const at = afterTimestamp(span, lineStart, r + 8)
+  if (afterLevel(span, at, r + 8) !== r && afterLevel(span, afterLogger(span, at, r + 8), r + 8) !== r) return -1
   if (name[1] > name[0]) {
     const n = name[1] - name[0]
     if (span.slice(r + 8, r + 8 + n) !== text.slice(name[0], name[1])) return -1
     const after = span.charCodeAt(r + 8 + n)
     if (!(Number.isNaN(after) || after === 10 || after === 13 || after === 32)) return -1
   }
+  return from + lineStart
+}
+
+/** Longest go test name read from a verdict (real ones are far shorter): no line is read whole. */
+const GO_NAME_CHARS = 300
+
+/**
+ * The name a go test verdict `--- PASS: TestX/sub (0.01s)` at `at` (its `-`) gives, as
+ * `[start, end)`, or undefined when the line is not one.
+ */
+function goVerdictName(text: string, at: number, end: number): [number, number] | undefined {
+  const start = at + 10
+  const stop = Math.min(end, start + GO_NAME_CHARS)
+  let i = start
+  while (i < stop && text.charCodeAt(i) !== 32) i++
+  return i > start && text.charCodeAt(i) === 32 && text.charCodeAt(i + 1) === 40 ? [start, i] : undefined
+}
+
+/** Go's markers of which test a verbose run's next lines belong to (`=== RUN   TestX`, ...). */
+const GO_MARKERS = ['=== RUN   ', '=== CONT  ', '=== NAME  ', '=== PAUSE ']
+
+/**
+ * Start of the log a passing or skipped go test streamed before its verdict (`go test -v`, Go
+ * 1.14 and later): the offset of its `=== RUN   TestX` line, searched in `text[from, at)` only
+ * (`at`: the verdict's `-`; `from`: the end of the previous verdict), or -1. Also -1 when a
+ * marker in that span names another test (`=== CONT  TestY`, `=== RUN   TestY`, ...: parallel
+ * tests interleave, and the lines may be another test's) or a test failed in it, so the span
+ * holds this test's and its subtests' lines only.
+ */
+export function goPassedBlockStart(text: string, from: number, at: number, end: number): number {
+  const name = goVerdictName(text, at, end)
+  if (name === undefined) return -1
+  const test = text.slice(name[0], name[1])
+  const span = text.slice(from, at)
+  let run = span.lastIndexOf(`=== RUN   ${test}\n`)
+  if (run === -1) run = span.lastIndexOf(`=== RUN   ${test}\r`)
+  if (run === -1) return -1
+  const lineStart = span.lastIndexOf('\n', run) + 1
+  if (run - lineStart > RUNNING_LEAD) return -1
+  for (let m = span.indexOf('=== ', run + 10); m !== -1; m = span.indexOf('=== ', m + 4)) {
+    const marker = GO_MARKERS.find((g) => span.startsWith(g, m))
+    if (marker === undefined) continue
+    const other = span.slice(m + 10, m + 10 + test.length + 1)
+    if (!(other === `${test}\n` || other === `${test}\r` || other === `${test}/`)) return -1
+  }
+  if (span.includes('--- FAIL: ', run)) return -1
   return from + lineStart
 }

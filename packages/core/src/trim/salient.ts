@@ -6,8 +6,8 @@
  */
 import { afterLocation, hitScore, KEYWORDS, WORDS } from './keywords.js'
 import { compileLiterals, literalCursor } from '../scan/literals.js'
-import { CONSOLE_ENTRY, afterTimestamp, isBareTimestamp, isCompactProgress, isCrossMark, lineShape, shapeScore } from './shapes.js'
-import { passedBlockStart, surefirePass } from './passing.js'
+import { QUIET_BLOCK, afterTimestamp, isBareTimestamp, isCompactProgress, isCrossMark, lineShape, shapeScore } from './shapes.js'
+import { goPassedBlockStart, passedBlockStart, surefirePass } from './passing.js'
 import { endsWithSuccess, startsWithSuccess } from './verdict.js'
 
 /** A salient line found by {@link scanLines}. `start`/`end` are char offsets (end excludes `\n`). */
@@ -171,12 +171,12 @@ const SHAPE_FIRST = new Uint8Array(128)
 // `.` and `/`: a diagnostic's `./a.go:12:5: ` or `/src/a.c:3:1: ` location (`shapes.ts`); a
 // relative path that starts with a letter is not looked for: every line starting with a letter
 // would pay for the probe (+6% on 7 MB of CI logs)
-for (const ch of '_Ee-*rc \t{./') SHAPE_FIRST[ch.charCodeAt(0)] = 1
+for (const ch of '_Ee-=*#:rc \t{./') SHAPE_FIRST[ch.charCodeAt(0)] = 1
 for (let d = 48; d <= 57; d++) SHAPE_FIRST[d] = 2
 
 /**
  * True when the line at `start` may have a runner shape ({@link shapeScore}): it starts with one
- * of `_ E e ● - * r c { . /`, a cross mark (`× ✕ ✖ ✗ ✘ ❌ ⨯`), a private-use glyph (Swift Testing's),
+ * of `_ E e ● - = * # : r c { . /`, a cross mark (`× ✕ ✖ ✗ ✘ ❌ ⨯`), a private-use glyph (Swift Testing's),
  * indentation, a GitHub Actions timestamp, a compact reporter's `00:01 +` or `1) `. Most lines fail these
  * char-code tests and cost nothing more.
  */
@@ -241,47 +241,54 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
     if (from === -1) return
     for (let i = salient.length - 1; i >= 0 && salient[i]!.start > from; i--) salient[i]!.score = 1
   }
-  // Jest's console output (`shapes.ts`, CONSOLE_ENTRY): the indentation of the open entry's
-  // `console.<method>` line, -1 when none is open. Its block runs over the blank lines (a bare CI
-  // timestamp included), those indented deeper and a code frame's `> 12 |` marker line; what the
-  // code under test logged there, and the entry line itself, score 1, as a passing class's lines do.
-  let consoleIndent = -1
-  /** Whether the line `[start, end)` (without its `\r`) is inside the open console block (closing it when not). */
-  const inConsole = (start: number, end: number): boolean => {
-    if (consoleIndent < 0) return false
+  // A quiet block (`shapes.ts`, QUIET_BLOCK: Jest's console output, a passing or skipped go test's
+  // log, gotestsum's skipped and passing tests): the indentation of the line that opened it, -1
+  // when none is open. It runs over the blank lines (a bare CI timestamp included), those
+  // indented deeper and a code frame's `> 12 |` marker line; what the code that did not fail
+  // logged there, and the opening line itself, score 1, as a passing class's lines do.
+  let quietIndent = -1
+  /** Whether the line `[start, end)` (without its `\r`) is inside the open quiet block (closing it when not). */
+  const inQuiet = (start: number, end: number): boolean => {
+    if (quietIndent < 0) return false
     const from = afterTimestamp(text, start, end)
     let i = from
-    while (i < end && i - from <= consoleIndent && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++
-    if (i >= end || i - from > consoleIndent) return true
+    while (i < end && i - from <= quietIndent && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++
+    if (i >= end || i - from > quietIndent) return true
     // A code frame's marked line (`    > 141 |`), at the entry's own indentation.
-    if (i - from === consoleIndent && text.charCodeAt(i) === 62 && text.charCodeAt(i + 1) === 32) return true
+    if (i - from === quietIndent && text.charCodeAt(i) === 62 && text.charCodeAt(i + 1) === 32) return true
     // A blank line that is only a GitHub Actions timestamp (`2024-01-02T03:04:05.1234567Z`).
     if (from === start && isBareTimestamp(text, start, end)) return true
-    consoleIndent = -1
+    quietIndent = -1
     return false
   }
-  /** Whether the last {@link shapeOf} call met a console entry (its line then scores 1). */
-  let entry = false
-  /** The line's shape score; a console entry opens its block and scores 0. */
+  /** Whether the last {@link shapeOf} call met a line that opens a quiet block (its line then scores 1). */
+  let opener = false
+  /** The line's shape score; a line that opens a quiet block scores 0 (and a go verdict demotes the log streamed before it). */
   const shapeOf = (start: number, end: number): number => {
     const shape = lineShape(text, start, end)
-    if (shape !== CONSOLE_ENTRY) return shape
+    if (shape !== QUIET_BLOCK) return shape
     let i = afterTimestamp(text, start, end)
     const from = i
     while (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9) i++
-    consoleIndent = i - from
-    entry = true
+    quietIndent = i - from
+    opener = true
+    if (text.charCodeAt(i) === 45) {
+      // `--- PASS: TestX (0.01s)`: what the test streamed since its `=== RUN   TestX` line
+      const block = goPassedBlockStart(text, passedTo, i, end)
+      passedTo = end
+      if (block !== -1) for (let k = salient.length - 1; k >= 0 && salient[k]!.start >= block; k--) salient[k]!.score = 1
+    }
     return 0
   }
   while (start < n) {
     // Lines before the next keyword hit: a newline search and a first-char test each (and, while a
-    // console block is open, its indentation).
+    // quiet block is open, its indentation).
     const hitAt = at === -1 ? n : at
     let nl = text.indexOf('\n', start)
     let lineEnd = nl === -1 ? n : nl
     while (lineEnd < hitAt) {
       line++
-      const quiet = consoleIndent >= 0 && inConsole(start, endOf(start, lineEnd))
+      const quiet = quietIndent >= 0 && inQuiet(start, endOf(start, lineEnd))
       if (mayHaveShape(text, start)) {
         const end = endOf(start, lineEnd)
         const score = end > start ? shapeOf(start, end) : 0
@@ -296,7 +303,7 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
     // The line holding the hit: every hit of it (up to a 4, the top score), then its shape.
     line++
     const end = endOf(start, lineEnd)
-    const quiet = consoleIndent >= 0 && inConsole(start, end)
+    const quiet = quietIndent >= 0 && inQuiet(start, end)
     let score = 0
     if (at !== -1 && at < end) {
       score = scoreAt(text, at, word, start, end)
@@ -311,10 +318,10 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
       else at = -1
     }
     if (score > 0 && (endsWithSuccess(text, start, end) || startsWithSuccess(text, start, end))) score = 0
-    entry = false
+    opener = false
     if (score < 3 && end > start && mayHaveShape(text, start)) score = Math.max(score, shapeOf(start, end))
-    // (`console.error` holds a keyword: the entry line scores 1 too.)
-    if (score > 0) add(start, end, quiet || entry ? 1 : score)
+    // (`console.error` holds a keyword: the opening line scores 1 too.)
+    if (score > 0) add(start, end, quiet || opener ? 1 : score)
     demotePassed(start, end, lineEnd)
     start = lineEnd + 1
   }

@@ -8,7 +8,10 @@
  * | pytest | `____ test_name ____` (a failing test's section header) | 3 |
  * | pytest | `E       assert 1 == 2` (the `E   ` explanation lines) | 2 |
  * | Jest | `  ● Suite › test name` (a failing test's header) | 3 |
- * | Jest | `    console.error` (an entry of what the code under test logged; indented) | {@link CONSOLE_ENTRY}: its block scores 1 |
+ * | Jest | `    console.error` (an entry of what the code under test logged; indented) | {@link QUIET_BLOCK}: its block scores 1 |
+ * | go test | `--- PASS: TestX (0.01s)`, `--- SKIP: TestX` (a verdict; the test's log) | {@link QUIET_BLOCK} |
+ * | gotestsum | `=== SKIP: pkg TestX (0.00s)`, `::group::PASS pkg.TestX (0.00s)` (a skipped or passing test's output) | {@link QUIET_BLOCK} |
+ * | gotestsum | `✖  pkg/a (1.2s)` (a failed package) | 3 |
  * | cargo test | `---- tests::name stdout ----` (a failing test's captured output) | 3 |
  * | Gradle | `* What went wrong:` | 3 |
  * | PHPUnit | `1) Ns\ClassTest::testName` | 3 |
@@ -26,7 +29,7 @@
  * | compilers, linters | `./a.go:12:5: undefined: x`, `/src/a.c:3:1: ...` (a location with a column at the line start, a path from `.` or `/`; not `note:`/`help:`) | 2 |
  *
  * Cost: a switch on one char code per line (after a GitHub Actions timestamp and at most 8
- * spaces of indentation); only lines starting with one of `_ E e ● - * r c { . /` or a digit, and
+ * spaces of indentation); only lines starting with one of `_ E e ● - = * # : r c { . /` or a digit, and
  * indented lines (their first token, for go test's location), read a few more chars, and never
  * past a bounded prefix (a JSON line: {@link JSON_PROBE} chars for its `Output` field). No regex.
  */
@@ -84,16 +87,26 @@ export function shapeScore(text: string, start: number, end: number, inJson = fa
 }
 
 /**
- * What {@link lineShape} answers for an entry of Jest's console output (`    console.warn`, then
- * the message and its location indented under it): not a failure, but the start of a block
- * whose warnings and errors were logged by the code under test (the scan scores them 1).
+ * What {@link lineShape} answers for a line that opens a *quiet block*: output of code that did
+ * not fail, indented under the line, whose warnings and errors the scan scores 1 (candidates
+ * still, never ahead of a failure):
+ * - an entry of Jest's console output (`    console.warn`, then the message and its location);
+ * - a passing or skipped go test's verdict (`--- PASS: TestX (0.01s)`, `--- SKIP: ...`): Go before
+ *   1.14 printed the test's log indented under it (since 1.14 the log streams before it, between
+ *   `=== RUN   TestX` and the verdict, which the scan demotes too: `passing.ts`);
+ * - gotestsum's summary entry of a skipped test (`=== SKIP: pkg TestX (0.00s)`) and its GitHub
+ *   Actions group of a passing or skipped one (`::group::PASS pkg.TestX (0.00s)`, shown in the
+ *   job log as `##[group]PASS ...`), the test's output indented under them.
  */
-export const CONSOLE_ENTRY = -1
+export const QUIET_BLOCK = -1
+
+/** gotestsum's GitHub Actions groups of a passing or skipped test, as printed and as the job log shows them. */
+const QUIET_GROUPS = ['::group::PASS ', '::group::SKIP ', '##[group]PASS ', '##[group]SKIP ']
 
 /** Console methods whose entries Jest prints as `console.<method>` on a line of its own. */
 const CONSOLE_METHODS = ['log', 'error', 'warn', 'info', 'debug', 'trace']
 
-/** {@link shapeScore}, or {@link CONSOLE_ENTRY} for an indented `console.<method>` line. */
+/** {@link shapeScore}, or {@link QUIET_BLOCK} for a line that opens a quiet block. */
 export function lineShape(text: string, start: number, end: number, inJson = false): number {
   let i = afterTimestamp(text, start, end)
   const lineStart = i
@@ -132,11 +145,20 @@ export function lineShape(text: string, start: number, end: number, inJson = fal
       // Jest: ● Suite › test (not its `● Console` blocks)
       return text.charCodeAt(i + 1) === 32 && !has(text, i + 2, stop, 'Console') && i + 3 < end ? 3 : 0
     case 45: {
+      // go test: `--- PASS: TestX (0.01s)`, `--- SKIP: ...` (a verdict that opens a quiet block)
+      if (has(text, i, stop, '--- PASS: ') || has(text, i, stop, '--- SKIP: ')) return QUIET_BLOCK
       // cargo test: ---- path::to::test stdout ----
       if (!has(text, i, stop, '---- ')) return 0
       const e = trimmedEnd(text, i, end)
       return e - i < PROBE && (text.endsWith(' stdout ----', e) || text.endsWith(' stderr ----', e)) ? 3 : 0
     }
+    case 61:
+      // gotestsum: `=== SKIP: pkg TestX (0.00s)` (a skipped test's summary entry)
+      return has(text, i, stop, '=== SKIP: ') ? QUIET_BLOCK : 0
+    case 35:
+    case 58:
+      // gotestsum's GitHub Actions group of a passing or skipped test
+      return QUIET_GROUPS.some((g) => has(text, i, stop, g)) ? QUIET_BLOCK : 0
     case 42:
       // Gradle: * What went wrong:
       return has(text, i, stop, '* What went wrong:') ? 3 : 0
@@ -148,14 +170,18 @@ export function lineShape(text: string, start: number, end: number, inJson = fal
       // Jest's console output: `    console.warn` alone on its line, indented
       if (i > lineStart && has(text, i, stop, 'console.')) {
         const e = trimmedEnd(text, i, end)
-        return CONSOLE_METHODS.some((m) => e - i === 8 + m.length && text.startsWith(m, i + 8)) ? CONSOLE_ENTRY : 0
+        return CONSOLE_METHODS.some((m) => e - i === 8 + m.length && text.startsWith(m, i + 8)) ? QUIET_BLOCK : 0
       }
       // Cucumber: cucumber features/a.feature:12 # Scenario: ...
       return has(text, i, stop, 'cucumber ') && hasLocation(text, i + 9, stop) ? 3 : 0
     default:
       if (isDigit(c)) return i === lineStart && isCompactProgress(text, i) ? compactFailure(text, i, end) : numbered(text, i, stop, i > lineStart)
-      // Vitest `× file > test`, Jest `✕ test`, node:test `✖ test`, AVA `✘ test`: a failed test's mark
-      if (isCrossMark(c)) return text.charCodeAt(i + 1) === 32 && i + 2 < end && text.charCodeAt(i + 2) !== 32 ? 3 : 0
+      // Vitest `× file > test`, Jest `✕ test`, node:test `✖ test`, AVA `✘ test`: a failed test's
+      // mark; gotestsum's `✖  pkg/a (1.2s)` (a failed package; two spaces)
+      if (isCrossMark(c)) {
+        const j = text.charCodeAt(i + 2) === 32 ? i + 3 : i + 2
+        return text.charCodeAt(i + 1) === 32 && j < end && text.charCodeAt(j) !== 32 ? 3 : 0
+      }
       if (c >= 0xdb80 && c <= 0xdbff) return issueRecorded(text, i + 2, stop)
       return 0
   }
