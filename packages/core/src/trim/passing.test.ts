@@ -142,6 +142,12 @@ describe('Maven run by a tool that logs its output (passing.ts, afterLogger)', (
     expect(score('Failed to connect')).toBeGreaterThanOrEqual(3)
   })
 
+  it('reads a pattern that puts a separator before the thread too (the last one of the lead)', () => {
+    const L = '2019-01-01 12:00:00 - [main] INFO a.b.Handler - '
+    const lines = [`${L}[INFO] Running a.BTest`, `${L}ERROR boom in B`, `${L}[INFO] Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 1 s - in a.BTest`]
+    expect(scoreOf(lines)('boom in B')).toBe(1)
+  })
+
   it('reads no prefix longer than its limit, nor one that is not followed by a Maven level', () => {
     const long = `${'x'.repeat(170)} - [INFO] Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 1 s - in a.B`
     expect(surefirePass(long, 0, long.length)).toBeUndefined()
@@ -173,6 +179,22 @@ describe('passing and skipped go tests (passing.ts goPassedBlockStart, shapes.ts
     const score = scoreOf(lines)
     expect(score('timeout expected')).toBe(1)
     expect(score('path covered')).toBe(1)
+  })
+
+  it('reads a verdict whose test name holds a keyword (the keyword no longer hides the verdict)', () => {
+    for (const name of ['TestCreateFails', 'TestHandlesFailure', 'TestX/fail', 'TestPanic']) {
+      const score = scoreOf([`=== RUN   ${name}`, `    c_test.go:5: error: connection refused, retrying`, `--- PASS: ${name} (0.00s)`])
+      expect(score('connection refused')).toBe(1)
+      expect(score(`--- PASS: ${name}`) ?? 1).toBe(1)
+    }
+    const skip = scoreOf(['=== SKIP: internal/a TestFail (0.00s)', '    a_test.go:3: error: needs docker', '##[group]PASS internal/a.TestHandlesFailure (0.00s)', '    b_test.go:8: failed to dial, retrying', '##[endgroup]'])
+    expect(skip('needs docker')).toBe(1)
+    expect(skip('failed to dial')).toBe(1)
+  })
+
+  it('keeps a Surefire span and a go span apart (each verdict kind has its own cursor)', () => {
+    const lines = ['[INFO] Running a.BTest', 'ERROR boom in B', '--- PASS: TestX (0.00s)', '[INFO] Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 1 s - in a.BTest']
+    expect(scoreOf(lines)('boom in B')).toBe(1)
   })
 
   it('leaves parallel tests alone: another test\'s marker inside the span', () => {

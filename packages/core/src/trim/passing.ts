@@ -29,12 +29,12 @@ const LOGGER_LEAD = 160
 /**
  * Offset after a logger's prefix at `i` when a Maven `[LEVEL] ` line follows it: Maven run by a
  * tool that logs its output through a logback or log4j pattern (`13:41:51.387 [Thread-8] DEBUG
- * a.b.Handler - [INFO] Tests run: ...`, the message after ` - `), else `i`. Reads at most
- * {@link LOGGER_LEAD} chars.
+ * a.b.Handler - [INFO] Tests run: ...`, the message after the last ` - [` of the lead), else `i`.
+ * Reads at most {@link LOGGER_LEAD} chars.
  */
 function afterLogger(text: string, i: number, end: number): number {
-  const stop = Math.min(end, i + LOGGER_LEAD) - 3
-  for (let k = i; k < stop; k++) {
+  // the last ` - [` of the lead: a pattern may put one before the thread (`%d - [%t] %p %c - %m`)
+  for (let k = Math.min(end, i + LOGGER_LEAD) - 4; k >= i; k--) {
     if (text.charCodeAt(k) === 32 && text.charCodeAt(k + 1) === 45 && text.charCodeAt(k + 2) === 32 && text.charCodeAt(k + 3) === 91) return k + 3
   }
   return i

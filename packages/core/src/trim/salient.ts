@@ -230,6 +230,8 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
   const endOf = (start: number, lineEnd: number): number => (lineEnd > start && text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd)
   // End of the last passing class verdict (`passing.ts`): the next one's block is searched after it.
   let passedTo = 0
+  // End of the last passing or skipped go test verdict (its own cursor: a Surefire verdict and a go one never shorten each other's span).
+  let goPassedTo = 0
   /** Salient lines inside a class that passed sink to the lowest score (`passing.ts`). */
   const demotePassed = (start: number, end: number, lineEnd: number): void => {
     const name = surefirePass(text, start, end)
@@ -274,8 +276,8 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
     opener = true
     if (text.charCodeAt(i) === 45) {
       // `--- PASS: TestX (0.01s)`: what the test streamed since its `=== RUN   TestX` line
-      const block = goPassedBlockStart(text, passedTo, i, end)
-      passedTo = end
+      const block = goPassedBlockStart(text, goPassedTo, i, end)
+      goPassedTo = end
       if (block !== -1) for (let k = salient.length - 1; k >= 0 && salient[k]!.start >= block; k--) salient[k]!.score = 1
     }
     return 0
@@ -319,7 +321,11 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
     }
     if (score > 0 && (endsWithSuccess(text, start, end) || startsWithSuccess(text, start, end))) score = 0
     opener = false
-    if (score < 3 && end > start && mayHaveShape(text, start)) score = Math.max(score, shapeOf(start, end))
+    // (read whatever the keyword score: a passing verdict's test name may hold one, `--- PASS: TestCreateFails`)
+    if (end > start && mayHaveShape(text, start)) {
+      const shape = shapeOf(start, end)
+      if (!opener) score = Math.max(score, shape)
+    }
     // (`console.error` holds a keyword: the opening line scores 1 too.)
     if (score > 0) add(start, end, quiet || opener ? 1 : score)
     demotePassed(start, end, lineEnd)
