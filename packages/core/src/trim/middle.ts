@@ -2,7 +2,7 @@ import { isLetterOrDigit } from './chars.js'
 import { lineAt, nextStart, prevStart, type Line } from './lines.js'
 import { GAP_MARKER_MAX } from './marker.js'
 import { familyMiddles } from './family.js'
-import { afterTimestamp } from './shapes.js'
+import { afterTimestamp, trimmedEnd } from './shapes.js'
 import { lineSalience, type SalientLine } from './salient.js'
 import type { Profile } from './types.js'
 import { contentAt, unitAfter } from './unit.js'
@@ -264,6 +264,15 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
     }
     return first
   }
+  let byLine: Map<number, SalientLine> | undefined
+  /** The salient line right above `s` (a blank line between allowed) when it is a weaker failure line (score 3 or more). */
+  const headerAbove = (s: SalientLine): Line | undefined => {
+    byLine ??= new Map(candidates.map((c) => [c.line, c]))
+    const h = byLine.get(s.line - 1) ?? byLine.get(s.line - 2)
+    if (h === undefined || h.score < 3 || h.score >= s.score || h.frame === true) return undefined
+    if (text.charCodeAt(trimmedEnd(text, h.start, h.end) - 1) !== 58) return undefined
+    return { n: h.line, start: h.start, end: h.end }
+  }
   const chosen = new Map<number, Line>()
   const shownText = new Set<string>()
   let cost = GAP_MARKER_MAX // the gap marker after the last piece
@@ -377,6 +386,15 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
       // the strongest keep their detail, and more distinct lines fit.
       const context = alone === undefined ? profile : { contextBefore: Math.max(0, profile.contextBefore - Math.floor(placed / CROWDED_BEFORE_EVERY)), contextAfter: Math.max(Math.min(CROWDED_MIN_AFTER, profile.contextAfter), profile.contextAfter - placed) }
       let take = alone?.has(s.line) === true || frame ? unit : contextAround(text, s, headEnd, tailStart, context)
+      // In a crowded level, a message keeps the failure header right above it (a weaker salient
+      // line: Mocha's `3) Suite test:` over its `Error: ...`), whatever context is left.
+      if (alone !== undefined && !frame) {
+        const h = headerAbove(s)
+        if (h !== undefined && !take.some((l) => l.n === h.n)) {
+          take = [h, ...take]
+          unit.unshift(h)
+        }
+      }
       let add = costOf(take)
       if (cost + add > quota && take.length > unit.length) {
         take = unit

@@ -5,7 +5,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { fitText } from './fit.js'
 import { noise } from './fixture.js'
-import { goPassedBlockStart, passedBlockStart, surefirePass } from './passing.js'
+import { goJsonTest, goPassedBlockStart, passedBlockStart, surefirePass } from './passing.js'
 import { DEFAULT_PROFILES } from './profiles.js'
 import { scanLines } from './salient.js'
 
@@ -113,7 +113,7 @@ describe('passing Surefire classes (passing.ts)', () => {
   })
 
   it('never throws, keeps every score at 1 or more and every line whole, on any mix of Surefire and go test fragments', () => {
-    const piece = fc.constantFrom('[INFO] Running a.ATest', 'Running a.B', 'Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 1 s - in a.ATest', 'Tests run: 2, Failures: 0, Errors: 0,', 'Tests run: 3, Failures: 0, Errors: 0, Time elapsed - in ', 'ERROR boom', 'java.lang.IllegalStateException: x', '[ERROR] Tests run: 1, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 1 s <<< FAILURE! - in a.B', TS, '\r', ' - in ', '[', ']', 'x - ', '=== RUN   TestA', '--- PASS: TestA (0.00s)', '    --- SKIP: TestA/b (0', '    a_test.go:1: error x', '=== SKIP: p TestA (0.00s)', '##[group]PASS p.TestA (0.00s)', '=== CONT  TestB', '--- FAIL: TestA (1s)', '    ')
+    const piece = fc.constantFrom('[INFO] Running a.ATest', 'Running a.B', 'Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 1 s - in a.ATest', 'Tests run: 2, Failures: 0, Errors: 0,', 'Tests run: 3, Failures: 0, Errors: 0, Time elapsed - in ', 'ERROR boom', 'java.lang.IllegalStateException: x', '[ERROR] Tests run: 1, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 1 s <<< FAILURE! - in a.B', TS, '\r', ' - in ', '[', ']', 'x - ', '=== RUN   TestA', '--- PASS: TestA (0.00s)', '    --- SKIP: TestA/b (0', '    a_test.go:1: error x', '=== SKIP: p TestA (0.00s)', '##[group]PASS p.TestA (0.00s)', '=== CONT  TestB', '--- FAIL: TestA (1s)', '    ', '{"Action":"pass","Package":"p","Test":"TestA"}', '{"Action":"output","Package":"p","Test":"TestA","Output":"error x\\n"}', '{"Action":"fail","Package":"p","Test":"TestA"}', '{"Action":"skip","Test":"T\\"')
     fc.assert(fc.property(fc.array(fc.tuple(piece, fc.constantFrom('\n', '', ' ')), { maxLength: 40 }), (parts) => {
       const text = parts.map(([p, sep]) => p + sep).join('')
       const scan = scanLines(text, true)
@@ -257,6 +257,72 @@ describe('passing and skipped go tests (passing.ts goPassedBlockStart, shapes.ts
     for (const [i, t] of failing.entries()) {
       expect(out).toContain(`${t} got ${i}, want ${i + 1}`)
       expect(out).toContain(`--- FAIL: ${t} (0.00s)`)
+    }
+  })
+})
+
+describe('passing and skipped tests of a go test -json stream (passing.ts goJsonTest, shapes.ts JSON_PASS)', () => {
+  const ev = (o: Record<string, unknown>): string => JSON.stringify({ Time: '2024-01-02T03:04:05.123Z', ...o })
+  const out = (pkg: string, test: string, output: string): string => ev({ Action: 'output', Package: pkg, Test: test, Output: `${output}\n` })
+
+  it('reads the package and test of an event, escapes included', () => {
+    const line = ev({ Action: 'pass', Package: 'github.com/acme/x', Test: 'TestQuote/"a"', Elapsed: 0 })
+    expect(goJsonTest(line, 0, line.length)).toBe('github.com/acme/x\u0000TestQuote/\\"a\\"')
+    const pkgLevel = ev({ Action: 'fail', Package: 'github.com/acme/x', Elapsed: 0.1 })
+    expect(goJsonTest(pkgLevel, 0, pkgLevel.length)).toBeUndefined()
+  })
+
+  it("demotes exactly the passing test's output events, where parallel tests and packages interleave", () => {
+    const lines = [
+      out('p', 'TestA', '    a_test.go:3: error: connection refused, retrying'),
+      out('p', 'TestB', '    b_test.go:5: got 1, want 2'),
+      out('q', 'TestA', '    qa_test.go:3: error: store closed unexpectedly'),
+      out('p', 'TestA/sub', '    a_test.go:9: error: timeout, retrying'),
+      ev({ Action: 'pass', Package: 'p', Test: 'TestA/sub', Elapsed: 0 }),
+      ev({ Action: 'pass', Package: 'p', Test: 'TestA', Elapsed: 0 }),
+      out('p', 'TestB', '--- FAIL: TestB (0.00s)'),
+      ev({ Action: 'fail', Package: 'p', Test: 'TestB', Elapsed: 0 }),
+      ev({ Action: 'skip', Package: 'q', Test: 'TestC', Elapsed: 0 }),
+      ev({ Action: 'fail', Package: 'q', Test: 'TestA', Elapsed: 0 }),
+    ]
+    const score = scoreOf(lines)
+    expect(score('connection refused')).toBe(1)
+    expect(score('timeout, retrying')).toBe(1)
+    expect(score('got 1, want 2')).toBeGreaterThanOrEqual(3)
+    expect(score('store closed')).toBeGreaterThanOrEqual(3) // same test name, another package: it failed
+    expect(score('--- FAIL: TestB')).toBeGreaterThanOrEqual(3)
+  })
+
+  it('starts a rerun afresh: a pass after a failed run leaves the failed run alone', () => {
+    const lines = [
+      out('p', 'TestFlaky', '    f_test.go:7: got 500, want 200'),
+      ev({ Action: 'fail', Package: 'p', Test: 'TestFlaky', Elapsed: 0.2 }),
+      ev({ Action: 'run', Package: 'p', Test: 'TestFlaky' }),
+      out('p', 'TestFlaky', '    f_test.go:4: error: warming up, retrying'),
+      ev({ Action: 'pass', Package: 'p', Test: 'TestFlaky', Elapsed: 0.1 }),
+    ]
+    const score = scoreOf(lines)
+    expect(score('got 500, want 200')).toBeGreaterThanOrEqual(3)
+    expect(score('warming up')).toBe(1)
+  })
+
+  it('keeps every failing test of a stream whose 30 passing tests logged errors', () => {
+    const failing = ['TestDecodeEmpty', 'TestDecodeNested']
+    const lines: string[] = []
+    for (let i = 0; i < 30; i++) {
+      const t = `TestStore${i}`
+      lines.push(ev({ Action: 'run', Package: 'p', Test: t }), out('p', t, `    store_test.go:${20 + i}: error: lock ${i} busy, retrying`), out('p', t, `--- PASS: ${t} (0.0${i % 10}s)`), ev({ Action: 'pass', Package: 'p', Test: t, Elapsed: 0.01 }))
+      if (i === 10 || i === 20) {
+        const f = failing[i === 10 ? 0 : 1]!
+        lines.push(out('p', f, `    decode_test.go:${i}: ${f}: got nil, want error`), out('p', f, `--- FAIL: ${f} (0.00s)`), ev({ Action: 'fail', Package: 'p', Test: f, Elapsed: 0 }))
+      }
+    }
+    lines.push(out('p', '', 'FAIL'), ev({ Action: 'fail', Package: 'p', Elapsed: 0.4 }))
+    const excerpt = fitText(lines.join('\n'), 2500, profile).text
+    expect(excerpt.length).toBeLessThanOrEqual(2500)
+    for (const f of failing) {
+      expect(excerpt).toContain(`${f}: got nil, want error`)
+      expect(excerpt).toContain(`--- FAIL: ${f} (0.00s)`)
     }
   })
 })

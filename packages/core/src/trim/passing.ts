@@ -135,3 +135,31 @@ export function goPassedBlockStart(text: string, from: number, at: number, end: 
   if (span.includes('--- FAIL: ', run)) return -1
   return from + lineStart
 }
+
+/** Chars of a `go test -json` event read for its `Package` and `Test` fields (they come before `Output`). */
+const JSON_EVENT_PROBE = 400
+
+/** The JSON string value of `"<field>":"` in `head`, or undefined (no such field, or it runs past `head`). */
+function jsonField(head: string, field: string): string | undefined {
+  const at = head.indexOf(`"${field}":"`)
+  if (at === -1) return undefined
+  const from = at + field.length + 4
+  for (let i = from; i < head.length; i++) {
+    const c = head.charCodeAt(i)
+    if (c === 92) i++
+    else if (c === 34) return head.slice(from, i)
+  }
+  return undefined
+}
+
+/**
+ * Which test a `go test -json` event at `at` (its `{`) belongs to, as one key (package, then
+ * test), or undefined for a package-level event or a line that is not one. The events carry
+ * their test's name, so a passing test's output is known exactly even where parallel tests
+ * interleave (the text format needs `=== CONT` markers for that: {@link goPassedBlockStart}).
+ */
+export function goJsonTest(text: string, at: number, end: number): string | undefined {
+  const head = text.slice(at, Math.min(end, at + JSON_EVENT_PROBE))
+  const test = jsonField(head, 'Test')
+  return test === undefined ? undefined : `${jsonField(head, 'Package') ?? ''}\u0000${test}`
+}

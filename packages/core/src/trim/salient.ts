@@ -6,8 +6,8 @@
  */
 import { afterLocation, hitScore, KEYWORDS, WORDS } from './keywords.js'
 import { compileLiterals, literalCursor } from '../scan/literals.js'
-import { QUIET_BLOCK, afterTimestamp, isBareTimestamp, isCompactProgress, isCrossMark, lineShape, shapeScore } from './shapes.js'
-import { goPassedBlockStart, passedBlockStart, surefirePass } from './passing.js'
+import { JSON_FAIL, JSON_PASS, QUIET_BLOCK, afterTimestamp, isBareTimestamp, isCompactProgress, isCrossMark, lineShape, shapeScore } from './shapes.js'
+import { goJsonTest, goPassedBlockStart, passedBlockStart, surefirePass } from './passing.js'
 import { endsWithSuccess, startsWithSuccess } from './verdict.js'
 
 /** A salient line found by {@link scanLines}. `start`/`end` are char offsets (end excludes `\n`). */
@@ -222,9 +222,23 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
   }
   let line = 0
   let start = 0
+  // `go test -json`: the salient output events of each test not yet over (package and test as one
+  // key, `goJsonTest`), demoted when an event says that test passed or was skipped.
+  let jsonTests: Map<string, number[]> | undefined
   const add = (start: number, end: number, score: number): void => {
     salientTotal++
-    if (salient.length < limit) salient.push({ line, start, end, score })
+    if (salient.length >= limit) return
+    const from = afterTimestamp(text, start, end)
+    if (text.charCodeAt(from) === 123) {
+      const key = goJsonTest(text, from, end)
+      if (key !== undefined) {
+        jsonTests ??= new Map()
+        const list = jsonTests.get(key)
+        if (list === undefined) jsonTests.set(key, [salient.length])
+        else list.push(salient.length)
+      }
+    }
+    salient.push({ line, start, end, score })
   }
   /** End of the line `[start, lineEnd)` without its `\r`. */
   const endOf = (start: number, lineEnd: number): number => (lineEnd > start && text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd)
@@ -268,6 +282,25 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
   /** The line's shape score; a line that opens a quiet block scores 0 (and a go verdict demotes the log streamed before it). */
   const shapeOf = (start: number, end: number): number => {
     const shape = lineShape(text, start, end)
+    if (shape === JSON_PASS) {
+      // a test passed or was skipped: its salient output events sink to 1 (and the event line too)
+      opener = true
+      const key = jsonTests === undefined ? undefined : goJsonTest(text, afterTimestamp(text, start, end), end)
+      const list = key === undefined ? undefined : jsonTests!.get(key)
+      if (list !== undefined) {
+        for (const k of list) salient[k]!.score = 1
+        jsonTests!.delete(key!)
+      }
+      return 0
+    }
+    if (shape === JSON_FAIL) {
+      // a test failed: its output events stay as they are, and a rerun of it (`-count`, gotestsum's `--rerun-fails`) starts afresh
+      if (jsonTests !== undefined) {
+        const key = goJsonTest(text, afterTimestamp(text, start, end), end)
+        if (key !== undefined) jsonTests.delete(key)
+      }
+      return 0
+    }
     if (shape !== QUIET_BLOCK) return shape
     let i = afterTimestamp(text, start, end)
     const from = i

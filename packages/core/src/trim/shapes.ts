@@ -23,6 +23,7 @@
  * | Swift Testing | `􀢄  Test "name" recorded an issue at a.swift:3:5: ...` (after its status glyph) | 3 |
  * | go test | `    a_test.go:12: got 1, want 2` (t.Error's message: an indented `_test.go:N:` location) | 3 |
  * | go test -json | `{"Time":...,"Output":"--- FAIL: ..."}`: the `Output` field judged as a line (above) | as its text |
+ * | go test -json | `{"Action":"pass",...,"Test":"TestX"}` (a test passed or was skipped: its output events) | {@link JSON_PASS} |
  * | Dart, Flutter (compact reporter) | `00:01 +3 -1: test name [E]` (a failed test) | 3 |
  * | Pest, Collision | `⨯ it parses` (a failed test's mark) | 3 |
  * | kotlinc (Gradle, Maven) | `e: file:///src/A.kt:12:5 Type mismatch: ...` (an error; its message may carry no keyword) | 3 |
@@ -100,13 +101,23 @@ export function shapeScore(text: string, start: number, end: number, inJson = fa
  */
 export const QUIET_BLOCK = -1
 
+/**
+ * What {@link lineShape} answers for a `go test -json` event that says a test passed or was
+ * skipped (`{"Action":"pass","Package":"p","Test":"TestX","Elapsed":0.01}`): the scan then
+ * demotes the salient output events of that test (`passing.ts`, {@link goJsonTest}).
+ */
+export const JSON_PASS = -2
+
+/** What {@link lineShape} answers for a `go test -json` event that says a test failed (the scan forgets its output events: a rerun starts afresh). */
+export const JSON_FAIL = -3
+
 /** gotestsum's GitHub Actions groups of a passing or skipped test, as printed and as the job log shows them. */
 const QUIET_GROUPS = ['::group::PASS ', '::group::SKIP ', '##[group]PASS ', '##[group]SKIP ']
 
 /** Console methods whose entries Jest prints as `console.<method>` on a line of its own. */
 const CONSOLE_METHODS = ['log', 'error', 'warn', 'info', 'debug', 'trace']
 
-/** {@link shapeScore}, or {@link QUIET_BLOCK} for a line that opens a quiet block. */
+/** {@link shapeScore}, {@link QUIET_BLOCK} for a line that opens a quiet block, or {@link JSON_PASS}. */
 export function lineShape(text: string, start: number, end: number, inJson = false): number {
   let i = afterTimestamp(text, start, end)
   const lineStart = i
@@ -236,8 +247,15 @@ const OUTPUT_FIELD = '"Output":"'
  * {@link JSON_PROBE} + {@link PROBE} chars.
  */
 function jsonOutputShape(text: string, at: number, end: number): number {
-  const field = text.slice(at, Math.min(end, at + JSON_PROBE)).indexOf(OUTPUT_FIELD)
-  if (field === -1) return 0
+  const head = text.slice(at, Math.min(end, at + JSON_PROBE))
+  const field = head.indexOf(OUTPUT_FIELD)
+  if (field === -1) {
+    // no output: the event may end a test (`"Action":"pass"`, `"skip"`, `"fail"`)
+    const action = head.indexOf('"Action":"')
+    if (action === -1) return 0
+    const verb = head.slice(action + 10, action + 15)
+    return verb === 'pass"' || verb === 'skip"' ? JSON_PASS : verb === 'fail"' ? JSON_FAIL : 0
+  }
   const from = at + field + OUTPUT_FIELD.length
   const newline = text.slice(from, Math.min(end, from + PROBE)).indexOf('\\n')
   return shapeScore(text, from, newline === -1 ? Math.min(end, from + PROBE) : from + newline, true)

@@ -308,3 +308,36 @@ describe("what the code under test logged to Jest's console scores 1 (salient.ts
     }
   })
 })
+
+describe("in a crowded level, a message keeps the failure header right above it (middle.ts)", () => {
+  // Mocha's spec reporter: each failure's numbered `N) Suite test:` header (3) over its `Error: ...` (4).
+  const suites = ['Queue worker', 'Queue pause', 'Queue cleaner', 'repeat']
+  const failures = Array.from({ length: 20 }, (_, i) => ({
+    header: `  ${i + 1}) ${suites[i % 4]} should handle case ${i} of the job lifecycle:`,
+    message: `     Error: Timeout of ${(i % 5) * 1000 + 2000}ms exceeded. For async tests and hooks, ensure "done()" is called; if returning a Promise, ensure it resolves.`,
+  }))
+  const lines = [...noise(200), '  104 passing (5m)', '  20 failing', '', ...failures.flatMap((f, i) => [f.header, f.message, `      at Context.<anonymous> (test/test_queue.js:${100 + i}:5)`, '', '']), ...noise(20, 900)]
+
+  it('shows each message it places with its test header, so the failures are named', () => {
+    const out = fitText(lines.join('\n'), 5000, profile).text
+    expect(out.length).toBeLessThanOrEqual(5000)
+    const shown = shownLines(out)
+    let messages = 0
+    for (const [i, f] of failures.entries()) {
+      const n = 204 + i * 5
+      expect(lines[n - 1]).toBe(f.header)
+      if (shown.has(n + 1)) {
+        messages++
+        expect(shown.has(n)).toBe(true)
+      }
+    }
+    expect(messages).toBeGreaterThan(5)
+  })
+
+  it('takes no header that does not announce its detail (no trailing colon)', () => {
+    const noColon = lines.map((l) => (l.endsWith('lifecycle:') ? l.slice(0, -1) : l))
+    const shown = shownLines(fitText(noColon.join('\n'), 5000, profile).text)
+    const bare = failures.filter((_, i) => shown.has(205 + i * 5) && !shown.has(204 + i * 5))
+    expect(bare.length).toBeGreaterThan(0)
+  })
+})
