@@ -268,8 +268,17 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
   /** The salient line right above `s` (a blank line between allowed) when it is a weaker failure line (score 3 or more). */
   const headerAbove = (s: SalientLine): Line | undefined => {
     byLine ??= new Map(candidates.map((c) => [c.line, c]))
-    const h = byLine.get(s.line - 1) ?? byLine.get(s.line - 2)
-    if (h === undefined || h.score < 3 || h.score >= s.score || h.frame === true) return undefined
+    let h = byLine.get(s.line - 1)
+    if (h === undefined) {
+      // two lines up, when the line between is blank (spaces, a `\r`)
+      h = byLine.get(s.line - 2)
+      if (h === undefined) return undefined
+      for (let i = h.end; i < s.start; i++) {
+        const c = text.charCodeAt(i)
+        if (c !== 10 && c !== 13 && c !== 32 && c !== 9) return undefined
+      }
+    }
+    if (h.score < 3 || h.score >= s.score || h.frame === true) return undefined
     if (text.charCodeAt(trimmedEnd(text, h.start, h.end) - 1) !== 58) return undefined
     return { n: h.line, start: h.start, end: h.end }
   }

@@ -303,6 +303,7 @@ describe('passing and skipped tests of a go test -json stream (passing.ts goJson
     ]
     const score = scoreOf(lines)
     expect(score('got 500, want 200')).toBeGreaterThanOrEqual(3)
+    expect(score('"Action":"fail"')).toBeGreaterThanOrEqual(3) // the failed run's verdict event is not the test's log
     expect(score('warming up')).toBe(1)
   })
 

@@ -154,12 +154,14 @@ function jsonField(head: string, field: string): string | undefined {
 
 /**
  * Which test a `go test -json` event at `at` (its `{`) belongs to, as one key (package, then
- * test), or undefined for a package-level event or a line that is not one. The events carry
+ * test), or undefined for a package-level event or a line that is not one (with `outputOnly`,
+ * also for an event that is not the test's output: its `pass`/`fail` verdict is not its log). The events carry
  * their test's name, so a passing test's output is known exactly even where parallel tests
  * interleave (the text format needs `=== CONT` markers for that: {@link goPassedBlockStart}).
  */
-export function goJsonTest(text: string, at: number, end: number): string | undefined {
+export function goJsonTest(text: string, at: number, end: number, outputOnly = false): string | undefined {
   const head = text.slice(at, Math.min(end, at + JSON_EVENT_PROBE))
+  if (outputOnly && jsonField(head, 'Action') !== 'output') return undefined
   const test = jsonField(head, 'Test')
   return test === undefined ? undefined : `${jsonField(head, 'Package') ?? ''}\u0000${test}`
 }

@@ -228,9 +228,10 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
   const add = (start: number, end: number, score: number): void => {
     salientTotal++
     if (salient.length >= limit) return
-    const from = afterTimestamp(text, start, end)
+    let from = afterTimestamp(text, start, end)
+    for (let k = 0; k < 8 && text.charCodeAt(from) === 32; k++) from++
     if (text.charCodeAt(from) === 123) {
-      const key = goJsonTest(text, from, end)
+      const key = goJsonTest(text, from, end, true)
       if (key !== undefined) {
         jsonTests ??= new Map()
         const list = jsonTests.get(key)
