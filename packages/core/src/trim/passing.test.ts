@@ -38,6 +38,13 @@ function scoreOf(lines: readonly string[]): (needle: string) => number | undefin
   return (needle) => scan.salient.find((s) => lines[s.line - 1]!.includes(needle))?.score
 }
 
+/** Asserts that the lines holding each `demoted` needle score 1 and those holding each `failing` one 3 or more. */
+function expectScores(lines: readonly string[], { demoted = [], failing = [] }: { demoted?: string[]; failing?: string[] }): void {
+  const score = scoreOf(lines)
+  for (const d of demoted) expect(score(d), d).toBe(1)
+  for (const f of failing) expect(score(f), f).toBeGreaterThanOrEqual(3)
+}
+
 describe('passing Surefire classes (passing.ts)', () => {
   it('reads a passing class verdict, old and new forms, and nothing else', () => {
     const line = (s: string): [number, number] | null | undefined => surefirePass(s, 0, s.length)
@@ -66,12 +73,7 @@ describe('passing Surefire classes (passing.ts)', () => {
 
   it('demotes what a passing class logged, not what a failing class or the build printed', () => {
     const lines = [...passingClass('CollectorTest', 1), ...failingClass('ParserTest', ['parsesEmpty(org.acme.ParserTest)']), `${TS}[ERROR] BUILD FAILURE`]
-    const score = scoreOf(lines)
-    expect(score('ConnectException')).toBe(1)
-    expect(score('NullPointerException')).toBe(1)
-    expect(score('parsesEmpty')).toBeGreaterThanOrEqual(3)
-    expect(score('AssertionFailedError')).toBeGreaterThanOrEqual(3)
-    expect(score('BUILD FAILURE')).toBeGreaterThanOrEqual(3)
+    expectScores(lines, { demoted: ['ConnectException', 'NullPointerException'], failing: ['parsesEmpty', 'AssertionFailedError', 'BUILD FAILURE'] })
   })
 
   it('keeps every failing test of a crowded log whose passing classes logged exceptions', () => {
@@ -94,10 +96,7 @@ describe('passing Surefire classes (passing.ts)', () => {
       `${TS}org.opentest4j.AssertionFailedError: expected: <1> but was: <2>`,
       `${TS}[INFO] Tests run: 4, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.2 s - in a.ATest`,
     ]
-    const score = scoreOf(lines)
-    expect(score('<<< FAILURE! - in a.BTest')).toBeGreaterThanOrEqual(3)
-    expect(score('parses(a.BTest)')).toBeGreaterThanOrEqual(3)
-    expect(score('AssertionFailedError')).toBeGreaterThanOrEqual(3)
+    expectScores(lines, { failing: ['<<< FAILURE! - in a.BTest', 'parses(a.BTest)', 'AssertionFailedError'] })
   })
 
   it('closes a block at a verdict that is itself salient (a skipped test\'s [WARNING], a keyword in the package)', () => {
@@ -107,9 +106,7 @@ describe('passing Surefire classes (passing.ts)', () => {
       `${TS}[WARNING] Tests run: 3, Failures: 0, Errors: 0, Skipped: 1, Time elapsed: 0.2 s - in org.acme.exception.RetryTest`,
       ...failingClass('ParserTest', ['parsesEmpty(org.acme.ParserTest)']),
     ]
-    const score = scoreOf(lines)
-    expect(score('ConnectException')).toBe(1)
-    expect(score('parsesEmpty')).toBeGreaterThanOrEqual(3)
+    expectScores(lines, { demoted: ['ConnectException'], failing: ['parsesEmpty'] })
   })
 
   it('never throws, keeps every score at 1 or more and every line whole, on any mix of Surefire and go test fragments', () => {
@@ -136,10 +133,7 @@ describe('Maven run by a tool that logs its output (passing.ts, afterLogger)', (
       `${LOG}[ERROR] canRegister(org.acme.ProvidersTest)  Time elapsed: 0.7 s  <<< ERROR!`,
       `${LOG}java.lang.RuntimeException: java.net.ConnectException: Failed to connect to localhost/127.0.0.1:3000`,
     ]
-    const score = scoreOf(lines)
-    expect(score('onErrorResumeNext')).toBe(1)
-    expect(score('canRegister')).toBeGreaterThanOrEqual(3)
-    expect(score('Failed to connect')).toBeGreaterThanOrEqual(3)
+    expectScores(lines, { demoted: ['onErrorResumeNext'], failing: ['canRegister', 'Failed to connect'] })
   })
 
   it('reads a pattern that puts a separator before the thread too (the last one of the lead)', () => {
@@ -167,18 +161,12 @@ describe('passing and skipped go tests (passing.ts goPassedBlockStart, shapes.ts
 
   it('demotes what a passing test streamed, not a failing test or the summary', () => {
     const lines = [...passing('TestRetry', 1), '=== RUN   TestParse', '    parse_test.go:20: got 1, want 2', '--- FAIL: TestParse (0.00s)', 'FAIL', 'FAIL\tgithub.com/acme/x\t0.01s']
-    const score = scoreOf(lines)
-    expect(score('unexpected EOF')).toBe(1)
-    expect(score('got 1, want 2')).toBeGreaterThanOrEqual(3)
-    expect(score('--- FAIL: TestParse')).toBeGreaterThanOrEqual(3)
-    expect(score('FAIL\tgithub.com')).toBeGreaterThanOrEqual(3)
+    expectScores(lines, { demoted: ['unexpected EOF'], failing: ['got 1, want 2', '--- FAIL: TestParse', 'FAIL\tgithub.com'] })
   })
 
   it('demotes a subtest-bearing test as one block, and a test whose name holds a keyword', () => {
     const lines = ['=== RUN   TestErrors', '=== RUN   TestErrors/timeout', '    e_test.go:9: error: timeout expected here', '=== NAME  TestErrors', '    e_test.go:12: error path covered', '--- PASS: TestErrors (0.01s)', '    --- PASS: TestErrors/timeout (0.00s)']
-    const score = scoreOf(lines)
-    expect(score('timeout expected')).toBe(1)
-    expect(score('path covered')).toBe(1)
+    expectScores(lines, { demoted: ['timeout expected', 'path covered'] })
   })
 
   it('reads a verdict whose test name holds a keyword (the keyword no longer hides the verdict)', () => {
@@ -199,8 +187,7 @@ describe('passing and skipped go tests (passing.ts goPassedBlockStart, shapes.ts
 
   it('leaves parallel tests alone: another test\'s marker inside the span', () => {
     const lines = ['=== RUN   TestA', '=== PAUSE TestA', '=== RUN   TestB', '    b_test.go:3: failure detail of B', '=== CONT  TestA', '    a_test.go:4: error seen by A', '--- PASS: TestA (0.00s)', '--- FAIL: TestB (0.00s)']
-    const score = scoreOf(lines)
-    expect(score('failure detail of B')).toBeGreaterThanOrEqual(3)
+    expectScores(lines, { failing: ['failure detail of B'] })
     const text = lines.join('\n')
     const v = text.indexOf('--- PASS')
     expect(goPassedBlockStart(text, 0, v, text.indexOf('\n', v))).toBe(-1)
@@ -214,10 +201,7 @@ describe('passing and skipped go tests (passing.ts goPassedBlockStart, shapes.ts
 
   it('demotes the log Go before 1.14 printed under a passing verdict, up to the next line as shallow', () => {
     const lines = ['--- FAIL: TestOuter (0.00s)', '    --- PASS: TestOuter/ok (0.00s)', '        o_test.go:5: error logged on the happy path', '    --- FAIL: TestOuter/bad (0.00s)', '        o_test.go:9: got 3, want 4']
-    const score = scoreOf(lines)
-    expect(score('happy path')).toBe(1)
-    expect(score('got 3, want 4')).toBeGreaterThanOrEqual(3)
-    expect(score('TestOuter/bad')).toBeGreaterThanOrEqual(3)
+    expectScores(lines, { demoted: ['happy path'], failing: ['got 3, want 4', 'TestOuter/bad'] })
   })
 
   it("scores gotestsum's skipped and passing tests' output 1 and its failed package mark 3", () => {
@@ -238,13 +222,8 @@ describe('passing and skipped go tests (passing.ts goPassedBlockStart, shapes.ts
       '',
       'DONE 10 tests, 1 skipped, 1 failure in 1.234s',
     ]
-    const score = scoreOf(lines)
-    expect(score('✖  internal/b')).toBe(3)
-    expect(score('docker not available')).toBe(1)
-    expect(score('request failed, retrying')).toBe(1)
-    expect(score('=== FAIL: internal/b')).toBeGreaterThanOrEqual(3)
-    expect(score('assertion failed')).toBeGreaterThanOrEqual(3)
-    expect(score('DONE 10 tests')).toBeGreaterThanOrEqual(3)
+    expect(scoreOf(lines)('✖  internal/b')).toBe(3)
+    expectScores(lines, { demoted: ['docker not available', 'request failed, retrying'], failing: ['=== FAIL: internal/b', 'assertion failed', 'DONE 10 tests'] })
   })
 
   it('keeps every failing test of a verbose run whose 40 passing tests logged errors', () => {
