@@ -4,6 +4,7 @@ import { nextStart, type Line } from './lines.js'
 import { pickMiddle } from './middle.js'
 import { scanLines, type LineScan, type SalientLine } from './salient.js'
 import { ownTemplateKey, weighSalient } from './weigh.js'
+import { runnerShape } from './runners.js'
 import { resolveWeights, type SalienceWeights } from './weights.js'
 import { clipLine, countLines, headChars, safeEnd, safeStart } from './text.js'
 import type { LineRange, Profile } from './types.js'
@@ -40,6 +41,52 @@ function takeHead(text: string, from: number, limit: number, quota: number): num
     end = next
   }
   return end
+}
+
+/** Most of the budget a runner's summary list above the tail may bring the tail to (see {@link fitText}). */
+export const SUMMARY_TAIL_SHARE = 0.5
+
+/** True when `text[from, to)` is one blank line (spaces, tabs, `\r` and its `\n`). */
+function blankTo(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 10) return i === to - 1
+    if (c !== 32 && c !== 9 && c !== 13) return false
+  }
+  return false
+}
+
+/** Fewest lines of a summary list that may grow the tail (see {@link summaryAbove}). */
+const SUMMARY_MIN_LINES = 3
+
+/**
+ * Start of a runner's summary list right above the tail: the run of consecutive salient lines
+ * whose last one ends right before `tailStart`, taken while the text from its start to the end
+ * stays within `cap` chars, and kept only when it has {@link SUMMARY_MIN_LINES} lines or more
+ * and at least half of them have a test runner's shape (`runners.ts`: pytest's `FAILED a.py::t`,
+ * Surefire's `Tests run: ... <<< FAILURE!`), not a logged trace that happens to sit there.
+ * `tailStart` when there is none. Reads the salient lines of the run only, each's first 400 chars.
+ */
+function summaryAbove(text: string, salient: readonly SalientLine[], tailStart: number, cap: number): number {
+  let k = salient.length - 1
+  while (k >= 0 && salient[k]!.start >= tailStart) k--
+  if (k < 0) return tailStart
+  const after = nextStart(text, salient[k]!.start)
+  if (after !== tailStart && !(after < tailStart && blankTo(text, after, tailStart))) return tailStart
+  let j = k
+  // (one blank line between two of its lines allowed: Surefire's `Failed tests:` and `Tests in error:` sections)
+  const joined = (a: SalientLine, b: SalientLine): boolean => b.line - a.line === 1 || (b.line - a.line === 2 && blankTo(text, nextStart(text, a.start), b.start))
+  while (j > 0 && joined(salient[j - 1]!, salient[j]!) && text.length - salient[j - 1]!.start <= cap) j--
+  if (k - j + 1 < SUMMARY_MIN_LINES) return tailStart
+  let shaped = 0
+  let listHeader = false
+  for (let i = j; i <= k; i++) {
+    const line = text.slice(salient[i]!.start, Math.min(salient[i]!.end, salient[i]!.start + 400))
+    const shape = runnerShape(line)
+    if (shape !== undefined) shaped++
+    if (shape === 'summary' && line.trimEnd().endsWith(':')) listHeader = true
+  }
+  return shaped * 2 >= k - j + 1 || listHeader ? salient[j]!.start : tailStart
 }
 
 /** Whole lines from the bottom within `quota` chars: returns the start offset of the tail. */
@@ -120,6 +167,21 @@ export function fitText(text: string, budget: number, profile: Profile, scan?: L
     headQuota -= moved
     midQuota += moved
     ;({ headEnd, tailStart } = headAndTail(text, headQuota, tailQuota))
+  }
+  {
+    // A runner's summary list right above the tail (pytest's short test summary, Surefire's
+    // `Tests in error:`): contiguous salient lines whose last one ends where the tail starts
+    // join the tail, up to SUMMARY_TAIL_SHARE of the budget, from the middle's quota.
+    const cap = Math.floor(avail * SUMMARY_TAIL_SHARE)
+    const from = tailQuota < cap ? summaryAbove(text, sc.salient, tailStart, cap) : tailStart
+    if (from < tailStart) {
+      const grown = text.length - from
+      if (grown > tailQuota) {
+        midQuota -= grown - tailQuota
+        tailQuota = grown
+        ;({ headEnd, tailStart } = headAndTail(text, headQuota, tailQuota))
+      }
+    }
   }
   let candidates = sc.salient.filter(inMiddle)
   if (candidates.length === 0) {

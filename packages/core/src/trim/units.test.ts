@@ -341,3 +341,33 @@ describe("in a crowded level, a message keeps the failure header right above it 
     expect(bare.length).toBeGreaterThan(0)
   })
 })
+
+describe("a runner's summary list right above the tail joins the tail (fit.ts summaryAbove)", () => {
+  const TS = '2022-03-22T19:28:57.6954776Z '
+  // pytest-xdist: FAILED entries of the progress stream, each failure's section, then the short test summary.
+  const tests = Array.from({ length: 30 }, (_, i) => `gammapy/datasets/tests/test_map${i}.py::test_stack_case_${i}`)
+  const log = (tail: string[]): string[] => [
+    ...noise(100).map((l) => TS + l),
+    ...tests.map((t, i) => `${TS}[gw${i % 2}] [ ${10 + i}%] FAILED ${t} `),
+    ...tests.flatMap((t, i) => [`${TS}_________________________ test_stack_case_${i} _________________________`, ...noise(20, 500 + i * 20).map((l) => TS + l), `${TS}E           ValueError: 'width' must be a strictly positive scalar (case ${i})`, `${TS}${t.split('::')[0]}:${40 + i}: ValueError`]),
+    `${TS}=========================== short test summary info ============================`,
+    ...tail,
+  ]
+  const summary = tests.map((t) => `${TS}FAILED ${t} - ValueError: 'width' must be a strictly...`)
+  const end = [`${TS}===== 30 failed, 1062 passed, 544 skipped in 31.2s =====`, `${TS}make: *** [Makefile:84: test] Error 1`, `${TS}##[error]Process completed with exit code 2.`]
+
+  it('shows the whole short test summary at 10,000 chars', () => {
+    const out = fitText(log([...summary, ...end]).join('\n'), 10_000, profile).text
+    expect(out.length).toBeLessThanOrEqual(10_000)
+    for (const t of tests) expect(out).toContain(`FAILED ${t} - ValueError`)
+  })
+
+  it('does not grow the tail over a logged trace that sits above it (no runner shape)', () => {
+    const trace = Array.from({ length: 60 }, (_, i) => `${TS}[14396${i}.11]\tERROR:paramiko.transport:  File "/src/paramiko/transport.py", line ${2000 + i}, in run`)
+    const withTrace = fitText(log([...trace, ...end]).join('\n'), 8000, profile).text
+    // the tail keeps its usual share: the trace's lines shown are those of a quarter of the budget
+    // (17 of its 60 lines at 8,000 chars; a tail grown over it showed 33)
+    const shown = trace.filter((l) => withTrace.includes(l.slice(TS.length))).length
+    expect(shown).toBeLessThanOrEqual(25)
+  })
+})
