@@ -172,7 +172,8 @@ export function fitText(text: string, budget: number, profile: Profile, scan?: L
     // A runner's summary list right above the tail (pytest's short test summary, Surefire's
     // `Tests in error:`): contiguous salient lines whose last one ends where the tail starts
     // join the tail, up to SUMMARY_TAIL_SHARE of the budget, from the middle's quota.
-    const cap = Math.floor(avail * SUMMARY_TAIL_SHARE)
+    // (never more than the middle has: a profile with a large head share, read_file's 0.6, leaves less)
+    const cap = Math.min(Math.floor(avail * SUMMARY_TAIL_SHARE), tailQuota + midQuota)
     const from = tailQuota < cap ? summaryAbove(text, sc.salient, tailStart, cap) : tailStart
     if (from < tailStart) {
       const grown = text.length - from

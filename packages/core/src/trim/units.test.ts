@@ -362,6 +362,16 @@ describe("a runner's summary list right above the tail joins the tail (fit.ts su
     for (const t of tests) expect(out).toContain(`FAILED ${t} - ValueError`)
   })
 
+  it('keeps a line excerpt under a profile with a large head share (read_file: the middle gives what it has)', () => {
+    const lines = ['ERROR: setup failed at step 1', ...noise(300), 'Traceback (most recent call last): error in middle', ...noise(300, 301)]
+    for (let i = 0; i < 60; i++) lines.push(`FAILED tests/test_mod${i}.py::test_case_${i} - AssertionError: boom`)
+    lines.push('===== 60 failed, 10 passed in 3.2s =====')
+    const out = fitText(lines.join('\n'), 8000, DEFAULT_PROFILES.read_file!).text
+    expect(out.length).toBeLessThanOrEqual(8000)
+    expect(out).not.toMatch(/omitted chars/) // not the plain char cut
+    expect(out).toContain('FAILED tests/test_mod59.py::test_case_59 - AssertionError: boom')
+  })
+
   it('does not grow the tail over a logged trace that sits above it (no runner shape)', () => {
     const trace = Array.from({ length: 60 }, (_, i) => `${TS}[14396${i}.11]\tERROR:paramiko.transport:  File "/src/paramiko/transport.py", line ${2000 + i}, in run`)
     const withTrace = fitText(log([...trace, ...end]).join('\n'), 8000, profile).text
