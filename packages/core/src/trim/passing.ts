@@ -153,7 +153,8 @@ function jsonField(head: string, field: string): string | undefined {
 }
 
 /**
- * Which test a `go test -json` event at `at` (its `{`) belongs to, as one key (package, then
+ * Which test a `go test -json` event at `at` (its `{`, or the start of its line: the fields are
+ * searched in the first 400 chars) belongs to, as one key (package, then
  * test), or undefined for a package-level event or a line that is not one (with `outputOnly`,
  * also for an event that is not the test's output: its `pass`/`fail` verdict is not its log). The events carry
  * their test's name, so a passing test's output is known exactly even where parallel tests

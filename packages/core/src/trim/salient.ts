@@ -286,20 +286,16 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
     if (shape === JSON_PASS) {
       // a test passed or was skipped: its salient output events sink to 1 (and the event line too)
       opener = true
-      const key = jsonTests === undefined ? undefined : goJsonTest(text, afterTimestamp(text, start, end), end)
+      const key = jsonTests === undefined ? undefined : goJsonTest(text, start, end)
       const list = key === undefined ? undefined : jsonTests!.get(key)
-      if (list !== undefined) {
-        for (const k of list) salient[k]!.score = 1
-        jsonTests!.delete(key!)
-      }
+      if (list !== undefined) for (const k of list) salient[k]!.score = 1
+      if (list !== undefined) jsonTests!.delete(key!)
       return 0
     }
     if (shape === JSON_FAIL) {
       // a test failed: its output events stay as they are, and a rerun of it (`-count`, gotestsum's `--rerun-fails`) starts afresh
-      if (jsonTests !== undefined) {
-        const key = goJsonTest(text, afterTimestamp(text, start, end), end)
-        if (key !== undefined) jsonTests.delete(key)
-      }
+      const key = jsonTests === undefined ? undefined : goJsonTest(text, start, end)
+      if (key !== undefined) jsonTests!.delete(key)
       return 0
     }
     if (shape !== QUIET_BLOCK) return shape

@@ -104,7 +104,7 @@ export const QUIET_BLOCK = -1
 /**
  * What {@link lineShape} answers for a `go test -json` event that says a test passed or was
  * skipped (`{"Action":"pass","Package":"p","Test":"TestX","Elapsed":0.01}`): the scan then
- * demotes the salient output events of that test (`passing.ts`, {@link goJsonTest}).
+ * demotes the salient output events of that test (`passing.ts`, `goJsonTest`).
  */
 export const JSON_PASS = -2
 
