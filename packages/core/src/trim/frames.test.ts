@@ -19,6 +19,7 @@ describe('framePath and isDependencyPath (frames.ts)', () => {
     ['  File "/usr/lib/python3.11/unittest/case.py", line 57, in testPartExecutor', undefined, false],
     ['   --> src/rules/text/inline_comments.rs:523:20', 'src/rules/text/inline_comments.rs', false],
     ['2022-07-15T12:32:53.3567408Z     /home/runner/work/app/app/test/runs_test.rb:91:in `block`', '/home/runner/work/app/app/test/runs_test.rb', false],
+    ['    at async ModuleJob.run (file:///home/runner/work/app/test/a.test.mjs:12:5)', 'file:///home/runner/work/app/test/a.test.mjs', false], // an ES module's frame
   ])('%s', (line, expected, dependency) => {
     expect(path(line)).toBe(expected)
     if (expected !== undefined) expect(isDependencyPath(expected)).toBe(dependency)
@@ -30,6 +31,9 @@ describe('framePath and isDependencyPath (frames.ts)', () => {
     '\tat org.junit.Assert.fail(Assert.java:88)', // no path: a JVM frame names a class
     '    Expected: 3 (took 12:30 minutes)',
     '    see https://example.com/docs',
+    // a URL with a port in a Jest code frame's source line: an address, not a frame
+    "      116 |         const browser1 = await Apify.launchPuppeteer({ proxyUrl: 'socks4://example.com:1234' });",
+    '    proxy at http://127.0.0.1:8080/path failed',
   ])('not a frame with a path: %s', (line) => expect(path(line)).toBeUndefined())
 
   it('reads a bounded prefix of a long line', () => {

@@ -46,7 +46,12 @@ export function framePath(text: string, start: number, end: number): string | un
     let b = i
     let slash = false
     for (let d = text.charCodeAt(b - 1); b > from && d !== 32 && d !== 9 && d !== 40 && d !== 34; d = text.charCodeAt(--b - 1)) slash ||= d === 47 || d === 92
-    if (slash) return text.slice(b, i)
+    if (!slash) continue
+    // a URL with a port (`'socks4://example.com:1234'` in a code frame's source line) is an
+    // address, not a frame; `file:///src/a.mjs:12:5` (an ES module's frame) is a path
+    const token = text.slice(b, i)
+    if (token.includes('://') && !token.includes('file://')) continue
+    return token
   }
   return undefined
 }
