@@ -20,6 +20,7 @@ describe('framePath and isDependencyPath (frames.ts)', () => {
     ['   --> src/rules/text/inline_comments.rs:523:20', 'src/rules/text/inline_comments.rs', false],
     ['2022-07-15T12:32:53.3567408Z     /home/runner/work/app/app/test/runs_test.rb:91:in `block`', '/home/runner/work/app/app/test/runs_test.rb', false],
     ['    at async ModuleJob.run (file:///home/runner/work/app/test/a.test.mjs:12:5)', 'file:///home/runner/work/app/test/a.test.mjs', false], // an ES module's frame
+    ['    at UserContext.<anonymous> (http://localhost:9876/_karma_webpack_/src/app/a.spec.ts:12:5)', 'http://localhost:9876/_karma_webpack_/src/app/a.spec.ts', false], // a browser's frame (Karma)
   ])('%s', (line, expected, dependency) => {
     expect(path(line)).toBe(expected)
     if (expected !== undefined) expect(isDependencyPath(expected)).toBe(dependency)

@@ -47,10 +47,12 @@ export function framePath(text: string, start: number, end: number): string | un
     let slash = false
     for (let d = text.charCodeAt(b - 1); b > from && d !== 32 && d !== 9 && d !== 40 && d !== 34; d = text.charCodeAt(--b - 1)) slash ||= d === 47 || d === 92
     if (!slash) continue
-    // a URL with a port (`'socks4://example.com:1234'` in a code frame's source line) is an
-    // address, not a frame; `file:///src/a.mjs:12:5` (an ES module's frame) is a path
+    // A URL's host and port (`'socks4://example.com:1234'` in a code frame's source line) is an
+    // address, not a frame; a URL with a path before the `:<line>` is a frame (a browser's
+    // `http://localhost:9876/base/src/a.js:12:5`, an ES module's `file:///src/a.mjs:12:5`).
     const token = text.slice(b, i)
-    if (token.includes('://') && !token.includes('file://')) continue
+    const scheme = token.indexOf('://')
+    if (scheme !== -1 && token.indexOf('/', scheme + 3) === -1) continue
     return token
   }
   return undefined
