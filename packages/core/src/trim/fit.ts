@@ -61,11 +61,13 @@ const SUMMARY_MIN_LINES = 3
 
 /**
  * Start of a runner's summary list right above the tail: the run of consecutive salient lines
- * whose last one ends right before `tailStart`, taken while the text from its start to the end
- * stays within `cap` chars, and kept only when it has {@link SUMMARY_MIN_LINES} lines or more
- * and at least half of them have a test runner's shape (`runners.ts`: pytest's `FAILED a.py::t`,
- * Surefire's `Tests run: ... <<< FAILURE!`), not a logged trace that happens to sit there.
- * `tailStart` when there is none. Reads the salient lines of the run only, each's first 400 chars.
+ * (one blank line between two of them allowed) whose last one ends right before `tailStart` (or
+ * one blank line before it), taken while the text from its start to the end stays within `cap`
+ * chars, and kept only when it has {@link SUMMARY_MIN_LINES} lines or more and at least half of
+ * them have a test runner's shape (`runners.ts`: pytest's `FAILED a.py::t`, Surefire's
+ * `Tests run: ... <<< FAILURE!`) or one of them is a runner's summary ending with `:` (`Failed
+ * tests:`, `Failing Scenarios:`): not a logged trace that happens to sit there. `tailStart` when
+ * there is none. Reads the salient lines of the run only, each's first 400 chars.
  */
 function summaryAbove(text: string, salient: readonly SalientLine[], tailStart: number, cap: number): number {
   let k = salient.length - 1
@@ -170,9 +172,9 @@ export function fitText(text: string, budget: number, profile: Profile, scan?: L
   }
   {
     // A runner's summary list right above the tail (pytest's short test summary, Surefire's
-    // `Tests in error:`): contiguous salient lines whose last one ends where the tail starts
-    // join the tail, up to SUMMARY_TAIL_SHARE of the budget, from the middle's quota.
-    // (never more than the middle has: a profile with a large head share, read_file's 0.6, leaves less)
+    // `Tests in error:`; see summaryAbove) joins the tail, up to SUMMARY_TAIL_SHARE of the
+    // budget, from the middle's quota (never more than the middle has: a profile with a large
+    // head share, read_file's 0.6, leaves less).
     const cap = Math.min(Math.floor(avail * SUMMARY_TAIL_SHARE), tailQuota + midQuota)
     const from = tailQuota < cap ? summaryAbove(text, sc.salient, tailStart, cap) : tailStart
     if (from < tailStart) {
