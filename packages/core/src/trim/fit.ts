@@ -1,6 +1,6 @@
 import { GAP_MARKER_MAX, MAIN_MARKER_MAX, gapMarker, mainMarker, type LikeNote } from './marker.js'
 import { firstLine, lastLine, rangeMapper, type LineMap } from './linemap.js'
-import { nextStart, type Line } from './lines.js'
+import { isBlankLine, nextStart, type Line } from './lines.js'
 import { pickMiddle } from './middle.js'
 import { scanLines, type LineScan, type SalientLine } from './salient.js'
 import { ownTemplateKey, weighSalient } from './weigh.js'
@@ -46,16 +46,6 @@ function takeHead(text: string, from: number, limit: number, quota: number): num
 /** Most of the budget a runner's summary list above the tail may bring the tail to (see {@link fitText}). */
 export const SUMMARY_TAIL_SHARE = 0.5
 
-/** True when `text[from, to)` is one blank line (spaces, tabs, `\r` and its `\n`). */
-function blankTo(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i)
-    if (c === 10) return i === to - 1
-    if (c !== 32 && c !== 9 && c !== 13) return false
-  }
-  return false
-}
-
 /** Fewest lines of a summary list that may grow the tail (see {@link summaryAbove}). */
 const SUMMARY_MIN_LINES = 3
 
@@ -74,10 +64,10 @@ function summaryAbove(text: string, salient: readonly SalientLine[], tailStart: 
   while (k >= 0 && salient[k]!.start >= tailStart) k--
   if (k < 0) return tailStart
   const after = nextStart(text, salient[k]!.start)
-  if (after !== tailStart && !(after < tailStart && blankTo(text, after, tailStart))) return tailStart
+  if (after !== tailStart && !(after < tailStart && isBlankLine(text, after, tailStart))) return tailStart
   let j = k
   // (one blank line between two of its lines allowed: Surefire's `Failed tests:` and `Tests in error:` sections)
-  const joined = (a: SalientLine, b: SalientLine): boolean => b.line - a.line === 1 || (b.line - a.line === 2 && blankTo(text, nextStart(text, a.start), b.start))
+  const joined = (a: SalientLine, b: SalientLine): boolean => b.line - a.line === 1 || (b.line - a.line === 2 && isBlankLine(text, nextStart(text, a.start), b.start))
   while (j > 0 && joined(salient[j - 1]!, salient[j]!) && text.length - salient[j - 1]!.start <= cap) j--
   if (k - j + 1 < SUMMARY_MIN_LINES) return tailStart
   let shaped = 0

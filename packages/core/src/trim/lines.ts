@@ -24,3 +24,13 @@ export function nextStart(text: string, start: number): number {
   const nl = text.indexOf('\n', start)
   return nl === -1 ? text.length : nl + 1
 }
+
+/** True when `text[from, to)` is one blank line: spaces, tabs or a `\r`, then its `\n` as the span's last char. */
+export function isBlankLine(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 10) return i === to - 1
+    if (c !== 32 && c !== 9 && c !== 13) return false
+  }
+  return false
+}

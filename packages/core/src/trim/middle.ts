@@ -1,5 +1,5 @@
 import { isLetterOrDigit } from './chars.js'
-import { lineAt, nextStart, prevStart, type Line } from './lines.js'
+import { isBlankLine, lineAt, nextStart, prevStart, type Line } from './lines.js'
 import { GAP_MARKER_MAX } from './marker.js'
 import { familyMiddles } from './family.js'
 import { afterTimestamp, trimmedEnd } from './shapes.js'
@@ -270,13 +270,9 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
     byLine ??= new Map(candidates.map((c) => [c.line, c]))
     let h = byLine.get(s.line - 1)
     if (h === undefined) {
-      // two lines up, when the line between is blank (spaces, a `\r`)
+      // two lines up, when the line between is blank
       h = byLine.get(s.line - 2)
-      if (h === undefined) return undefined
-      for (let i = h.end; i < s.start; i++) {
-        const c = text.charCodeAt(i)
-        if (c !== 10 && c !== 13 && c !== 32 && c !== 9) return undefined
-      }
+      if (h === undefined || !isBlankLine(text, nextStart(text, h.start), s.start)) return undefined
     }
     if (h.score < 3 || h.score >= s.score || h.frame === true) return undefined
     if (text.charCodeAt(trimmedEnd(text, h.start, h.end) - 1) !== 58) return undefined

@@ -8,7 +8,7 @@
  * Bounded: each verdict line reads its own chars and the text since the previous verdict once.
  */
 import { isDigit } from './chars.js'
-import { afterTimestamp, trimmedEnd } from './shapes.js'
+import { afterTimestamp, jsonField, trimmedEnd } from './shapes.js'
 
 /** Longest `[LEVEL] ` prefix skipped before `Tests run:` / `Running ` (`[INFO] `, `[WARNING] `). */
 const LEVEL_PREFIX = 10
@@ -138,19 +138,6 @@ export function goPassedBlockStart(text: string, from: number, at: number, end: 
 
 /** Chars of a `go test -json` event read for its `Package` and `Test` fields (they come before `Output`). */
 const JSON_EVENT_PROBE = 400
-
-/** The JSON string value of `"<field>":"` in `head`, or undefined (no such field, or it runs past `head`). */
-function jsonField(head: string, field: string): string | undefined {
-  const at = head.indexOf(`"${field}":"`)
-  if (at === -1) return undefined
-  const from = at + field.length + 4
-  for (let i = from; i < head.length; i++) {
-    const c = head.charCodeAt(i)
-    if (c === 92) i++
-    else if (c === 34) return head.slice(from, i)
-  }
-  return undefined
-}
 
 /**
  * Which test a `go test -json` event at `at` (its `{`, or the start of its line: the fields are

@@ -241,6 +241,19 @@ function diagnosticLead(text: string, at: number, stop: number): boolean {
 const JSON_PROBE = 400
 const OUTPUT_FIELD = '"Output":"'
 
+/** The JSON string value of `"<field>":"` in `head`, or undefined (no such field, or it runs past `head`). */
+export function jsonField(head: string, field: string): string | undefined {
+  const at = head.indexOf(`"${field}":"`)
+  if (at === -1) return undefined
+  const from = at + field.length + 4
+  for (let i = from; i < head.length; i++) {
+    const c = head.charCodeAt(i)
+    if (c === 92) i++
+    else if (c === 34) return head.slice(from, i)
+  }
+  return undefined
+}
+
 /**
  * The shape of a JSON event line's `Output` field (`go test -json`, `{"Time":...,"Output":"--- FAIL: TestX\n"}`):
  * the field's text judged as a line of its own, up to its escaped newline. Reads at most
@@ -251,10 +264,8 @@ function jsonOutputShape(text: string, at: number, end: number): number {
   const field = head.indexOf(OUTPUT_FIELD)
   if (field === -1) {
     // no output: the event may end a test (`"Action":"pass"`, `"skip"`, `"fail"`)
-    const action = head.indexOf('"Action":"')
-    if (action === -1) return 0
-    const verb = head.slice(action + 10, action + 15)
-    return verb === 'pass"' || verb === 'skip"' ? JSON_PASS : verb === 'fail"' ? JSON_FAIL : 0
+    const action = jsonField(head, 'Action')
+    return action === 'pass' || action === 'skip' ? JSON_PASS : action === 'fail' ? JSON_FAIL : 0
   }
   const from = at + field + OUTPUT_FIELD.length
   const newline = text.slice(from, Math.min(end, from + PROBE)).indexOf('\\n')
