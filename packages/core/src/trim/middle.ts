@@ -174,17 +174,43 @@ const CLUSTER_GAP = 3
 /** True when a salient line at `line` starts a new cluster after one at `prev`. */
 const startsCluster = (prev: number, line: number): boolean => line - prev > CLUSTER_GAP
 
+/** Fewest chars of a rule line (`=====`, `-----`) that {@link afterRule} accepts. */
+const RULE_MIN = 10
+/** Most chars of the line above that {@link afterRule} reads. */
+const RULE_MAX = 200
+
+/**
+ * True when the line right above `s` (after a CI timestamp) is a rule: one char of `=-_*~#`
+ * repeated, {@link RULE_MIN} or more times, nothing else. A runner prints one between two
+ * failures' reports (unittest's `=====` over `ERROR: test_x (mod.Case)`), so the line under it
+ * starts a failure of its own, however close the last failure's detail ends above it.
+ */
+function afterRule(text: string, s: SalientLine): boolean {
+  if (s.start === 0) return false
+  const start = prevStart(text, s.start)
+  const end = s.start - 1
+  if (end - start > RULE_MAX) return false
+  const from = afterTimestamp(text, start, end)
+  const to = trimmedEnd(text, from, end)
+  if (to - from < RULE_MIN) return false
+  const c = text.charCodeAt(from)
+  if (c !== 61 && c !== 45 && c !== 95 && c !== 42 && c !== 126 && c !== 35) return false
+  for (let i = from + 1; i < to; i++) if (text.charCodeAt(i) !== c) return false
+  return true
+}
+
 /**
  * Priority order of salient lines: by score; among equals, the first line of each cluster (the
  * start of each distinct error) before the rest.
  */
-function rankSalient(candidates: SalientLine[]): SalientLine[] {
+function rankSalient(text: string, candidates: SalientLine[]): SalientLine[] {
   const head = new Set<SalientLine>()
   let lastLine = -Infinity
   let lastScore = 0
   for (const s of candidates) {
-    if (startsCluster(lastLine, s.line) || s.score > lastScore) head.add(s)
-    if (startsCluster(lastLine, s.line)) lastScore = s.score
+    const starts = startsCluster(lastLine, s.line) || afterRule(text, s)
+    if (starts || s.score > lastScore) head.add(s)
+    if (starts) lastScore = s.score
     else lastScore = Math.max(lastScore, s.score)
     lastLine = s.line
   }
@@ -236,7 +262,7 @@ function diverse(order: SalientLine[], acrossLevels: boolean): SalientLine[] {
  */
 export function pickMiddle(text: string, candidates: SalientLine[], headEnd: number, tailStart: number, quota: number, profile: Profile, label: (n: number) => number = (n) => n, diversity = 0): Picked {
   if (candidates.length === 0 || quota <= 0) return { lines: [], cost: 0 }
-  const order = diversity > 0 ? diverse(rankSalient(candidates), diversity > 1) : rankSalient(candidates)
+  const order = diversity > 0 ? diverse(rankSalient(text, candidates), diversity > 1) : rankSalient(text, candidates)
   // `label` is the number the line is shown with (its source line when a filter merged lines).
   const lineCost = (l: Line): number => String(label(l.n)).length + 3 + Math.min(l.end - l.start, profile.maxLineChars)
   // Lines that start a cluster (no salient line within CLUSTER_GAP above them; candidates ascend
@@ -250,7 +276,7 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
   const familyFirst = (level: readonly SalientLine[], alone: ReadonlySet<number>, left: number): Set<SalientLine> => {
     if (clusterStarts === undefined) {
       clusterStarts = new Set<number>()
-      for (let k = 0; k < candidates.length; k++) if (k === 0 || startsCluster(candidates[k - 1]!.line, candidates[k]!.line)) clusterStarts.add(candidates[k]!.line)
+      for (let k = 0; k < candidates.length; k++) if (k === 0 || startsCluster(candidates[k - 1]!.line, candidates[k]!.line) || afterRule(text, candidates[k]!)) clusterStarts.add(candidates[k]!.line)
     }
     const first = new Set<SalientLine>()
     let firstCost = 0

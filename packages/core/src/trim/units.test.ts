@@ -381,3 +381,39 @@ describe("a runner's summary list right above the tail joins the tail (fit.ts su
     expect(shown).toBeLessThanOrEqual(25)
   })
 })
+
+describe('a rule line starts a failure of its own (middle.ts afterRule)', () => {
+  // unittest's report: `=====` over each `ERROR: test_x (mod.Case)` header, whose traceback ends
+  // with the same exception each time, two lines above the next rule; earlier, distinct logged
+  // import errors of the test loader.
+  const loader = Array.from({ length: 16 }, (_, i) => [
+    `ERROR: Could not import module: pkg.plugins.mod${i}`,
+    'Traceback (most recent call last):',
+    `  File "/src/pkg/plugins/mod${i}.py", line ${10 + i}, in <module>`,
+    `    import dep${i}`,
+    `ImportError: No module named dep${i}.core`,
+    ...noise(30, 1000 + i * 30),
+  ])
+  const tests = Array.from({ length: 10 }, (_, i) => `test_loop_case_${i}`)
+  const report = tests.flatMap((t, i) => [
+    '======================================================================',
+    `ERROR: ${t} (pkg.scripting.export.TestExport)`,
+    '----------------------------------------------------------------------',
+    'Traceback (most recent call last):',
+    `  File "/src/pkg/scripting/export.py", line ${500 + i * 7}, in ${t}`,
+    `    self.do_export('${t}')`,
+    '  File "/src/pkg/scripting/export.py", line 480, in do_export',
+    '    with open(path) as f:',
+    "IOError: [Errno 2] No such file or directory: u'/src/pkg/tests/resources/export_loop.txt'",
+    '',
+  ])
+  const lines = [...noise(200), ...loader.flat(), ...report, '----------------------------------------------------------------------', 'Ran 445 tests in 70.302s', '', 'FAILED (errors=10)', ...noise(3, 5000)]
+
+  it('shows the failing tests named under the rules, not only the logged errors before them', () => {
+    const out = fitText(lines.join('\n'), 6000, profile).text
+    expect(out.length).toBeLessThanOrEqual(6000)
+    const named = tests.filter((t) => out.includes(`ERROR: ${t} (pkg.scripting.export.TestExport)`)).length
+    // 3 of 10 before, when each header counted as the detail of the failure above it (its exception two lines up)
+    expect(named).toBeGreaterThanOrEqual(8)
+  })
+})
