@@ -6,7 +6,7 @@ import { afterTimestamp, trimmedEnd } from './shapes.js'
 import { lineSalience, type SalientLine } from './salient.js'
 import type { Profile } from './types.js'
 import { contentAt, unitAfter } from './unit.js'
-import { startsWithSuccess } from './verdict.js'
+import { endsWithSuccess, startsWithSuccess } from './verdict.js'
 
 /** Lines kept from the middle, ascending, and the chars they cost (with their gap markers). */
 export interface Picked {
@@ -43,10 +43,12 @@ function isContinuation(text: string, l: Line): boolean {
 const isPythonFrame = (text: string, l: Line): boolean => text.startsWith('File "', contentAt(text, l.start, l.end))
 
 /**
- * True when the line starts with a runner's pass verdict (`✓ test`, `PASS`, `[       OK ]`, `ok`):
- * another test that passed, which ends a failure's context (it is not this failure's detail).
+ * True when the line starts with a runner's pass verdict (`✓ test`, `PASS`, `[       OK ]`, `ok`)
+ * or ends with one (Gradle's `ParserTest > testCase() PASSED`, cargo's `test a ... ok`, XCTest's
+ * `Test Case '-[A b]' passed (0.001 seconds).`): another test that passed, which ends a failure's
+ * context (it is not this failure's detail).
  */
-const passed = (text: string, l: Line): boolean => l.end > l.start && startsWithSuccess(text, l.start, l.end)
+const passed = (text: string, l: Line): boolean => l.end > l.start && (startsWithSuccess(text, l.start, l.end) || endsWithSuccess(text, l.start, l.end))
 
 /** Chars of a line's lead (its first two words) compared by {@link sibling}. */
 const LEAD_CHARS = 48

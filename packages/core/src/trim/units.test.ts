@@ -127,6 +127,29 @@ describe("a failure's context ends at the next item of its list (middle.ts)", ()
   })
 })
 
+describe("a failure's context ends at another test's pass verdict, at the line's start or its end (middle.ts)", () => {
+  it("shows no Gradle `Class > test() PASSED` line around a failing test's trace", () => {
+    const passing = (from: number, n: number): string[] => Array.from({ length: n }, (_, i) => [`ParserTest > testCase${from + i}() PASSED`, '']).flat()
+    const lines = [
+      ...noise(300),
+      '> Task :core:test FAILED',
+      '',
+      ...passing(0, 2),
+      'ClientTest > testParsing() FAILED',
+      '    java.lang.IllegalArgumentException: java.nio.file.NoSuchFileException: ../data/a.log',
+      '        at com.acme.LogParser.parseLog(LogParser.java:39)',
+      '',
+      ...passing(2, 3),
+      ...noise(300, 301),
+    ]
+    const out = fitText(lines.join('\n'), 4000, profile).text
+    expect(out).toContain('ClientTest > testParsing() FAILED')
+    expect(out).toContain('java.nio.file.NoSuchFileException: ../data/a.log')
+    // before: the two passing tests above the failure and the first one under its trace were its context
+    expect(out).not.toMatch(/PASSED/)
+  })
+})
+
 describe('a crowded level gives later lines less context before them too (middle.ts)', () => {
   it('the first lines placed keep the source lines above them; later ones show their own line, so more failures fit', () => {
     const lines: string[] = [...noise(50)]
