@@ -5,6 +5,8 @@ import { pickMiddle } from './middle.js'
 import { scanLines, type LineScan, type SalientLine } from './salient.js'
 import { ownTemplateKey, weighSalient } from './weigh.js'
 import { runnerShape } from './runners.js'
+import { endsWithSuccess, startsWithSuccess } from './verdict.js'
+import { surefireProgress } from './passing.js'
 import { resolveWeights, type SalienceWeights } from './weights.js'
 import { clipLine, countLines, headChars, safeEnd, safeStart } from './text.js'
 import type { LineRange, Profile } from './types.js'
@@ -79,6 +81,28 @@ function summaryAbove(text: string, salient: readonly SalientLine[], tailStart: 
     if (shape === 'summary' && line.trimEnd().endsWith(':')) listHeader = true
   }
   return shaped * 2 >= k - j + 1 || listHeader ? salient[j]!.start : tailStart
+}
+
+/**
+ * Start of the tail without its top of passing tests: the tail's first lines, down to its first
+ * salient line, while each is blank or another test's pass verdict (`verdict.ts`: `✓ test`,
+ * `ParserTest > testCase() PASSED`; `passing.ts`: Surefire's `Running a.BTest` and a passing
+ * class's `Tests run: 3, Failures: 0, Errors: 0, ...`). `tailStart` when the tail holds no
+ * salient line or starts mid-line. Reads the tail's lines only.
+ */
+function quietTailTop(text: string, salient: readonly SalientLine[], tailStart: number): number {
+  if (tailStart === 0 || text.charCodeAt(tailStart - 1) !== 10) return tailStart
+  let k = salient.length
+  while (k > 0 && salient[k - 1]!.start >= tailStart) k--
+  if (k === salient.length) return tailStart
+  let at = tailStart
+  while (at < salient[k]!.start) {
+    const next = nextStart(text, at)
+    const end = next - 1
+    if (!(isBlankLine(text, at, next) || startsWithSuccess(text, at, end) || endsWithSuccess(text, at, end) || surefireProgress(text, at, end))) break
+    at = next
+  }
+  return at
 }
 
 /** Whole lines from the bottom within `quota` chars: returns the start offset of the tail. */
@@ -174,6 +198,16 @@ export function fitText(text: string, budget: number, profile: Profile, scan?: L
         tailQuota = grown
         ;({ headEnd, tailStart } = headAndTail(text, headQuota, tailQuota))
       }
+    }
+  }
+  {
+    // The passing tests printed at the top of the tail (Surefire's last classes before its
+    // Results) give their chars to the middle; what the middle does not use comes back below.
+    const from = quietTailTop(text, sc.salient, tailStart)
+    if (from > tailStart && sc.salient.some(inMiddle)) {
+      tailQuota -= from - tailStart
+      midQuota += from - tailStart
+      tailStart = from
     }
   }
   let candidates = sc.salient.filter(inMiddle)

@@ -69,6 +69,24 @@ export function surefirePass(text: string, start: number, end: number): [number,
 }
 
 /**
+ * True when the line `[start, end)` is Surefire's progress through classes that pass: a
+ * passing class's verdict ({@link surefirePass}) or a `Running a.BTest` line (after a CI
+ * timestamp, a `[LEVEL] ` tag or a logger's prefix). Reads a bounded prefix.
+ */
+export function surefireProgress(text: string, start: number, end: number): boolean {
+  const pass = surefirePass(text, start, end)
+  if (pass !== undefined) return pass !== null
+  if (end - start > VERDICT_CHARS) return false
+  const lead = afterTimestamp(text, start, end)
+  let i = afterLevel(text, lead, end)
+  if (!text.startsWith('Running ', i)) i = afterLevel(text, afterLogger(text, lead, end), end)
+  if (!text.startsWith('Running ', i)) return false
+  // one class name, nothing after it
+  for (let k = i + 8; k < end; k++) if (text.charCodeAt(k) === 32 && trimmedEnd(text, k, end) > k) return false
+  return trimmedEnd(text, i + 8, end) > i + 8
+}
+
+/**
  * Start of the block a passing verdict at `verdictStart` closes: the offset of its `Running X`
  * line (X the verdict's class when it names one), searched in `text[from, verdictStart)` only
  * (`from`: the end of the previous verdict), or -1 when that span holds none.

@@ -440,3 +440,28 @@ describe('a rule line starts a failure of its own (middle.ts afterRule)', () => 
     expect(named).toBeGreaterThanOrEqual(8)
   })
 })
+
+describe("the tail's top of passing tests goes to the middle (fit.ts quietTailTop)", () => {
+  // Surefire: a failing class's trace in the middle, then classes that pass up to the run's end.
+  const frames = Array.from({ length: 50 }, (_, i) => `\tat com.acme.miner.Step${i}.run(Step${i}.java:${10 + i})`)
+  const passing = Array.from({ length: 14 }, (_, i) => [`[INFO] Running com.acme.processor.Check${i}Test`, `[INFO] Tests run: ${i + 3}, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.${i + 1}1 s - in com.acme.processor.Check${i}Test`]).flat()
+  const end = ['[INFO] ', '[INFO] Results:', '[INFO] ', '[ERROR] Tests run: 469, Failures: 1, Errors: 0, Skipped: 2', '[INFO] ', '[INFO] BUILD FAILURE', '[INFO] Total time:  03:41 min']
+  const failure = (cls: string, test: string): string[] => [`[ERROR] Tests run: 8, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 32.9 s <<< FAILURE! - in com.acme.miner.${cls}`, `[ERROR] ${test}  Time elapsed: 0.461 s  <<< FAILURE!`, `java.lang.IllegalStateException: ${test} found no repository`, ...frames.map((f) => `${f} // ${cls}`)]
+  const log = (top: string[]): string[] => [...noise(200), ...failure('MinerTest', 'extract_stats'), ...noise(200, 400), ...failure('FetchTest', 'fetch_all'), ...noise(200, 600), ...top, ...end]
+
+  it("shows more of the failure's trace instead of the passing classes at the tail's top", () => {
+    const out = fitText(log(passing).join('\n'), 5000, profile).text
+    expect(out.length).toBeLessThanOrEqual(5000)
+    expect(out).not.toContain('Running com.acme.processor.Check13Test')
+    expect(out).toContain('[ERROR] Tests run: 469, Failures: 1, Errors: 0, Skipped: 2')
+    const shown = ['MinerTest', 'FetchTest'].flatMap((cls) => frames.filter((f) => out.includes(`${f.trim()} // ${cls}`))).length
+    // 47 of the two traces' 100 frames when the tail kept the passing classes (56 now)
+    expect(shown).toBeGreaterThan(50)
+  })
+
+  it("keeps a tail's top that did not pass: a tool's report without keywords", () => {
+    const report = Array.from({ length: 8 }, (_, i) => `  ${String(i + 1).padStart(2, '0')}. [L${400 + i}] 301 https://github.com/acme/lib${i}  → https://github.com/acme-archive/lib${i}`)
+    const out = fitText(log(['> Links ', ...report]).join('\n'), 5000, profile).text
+    for (const r of report) expect(out).toContain(r.trim())
+  })
+})
