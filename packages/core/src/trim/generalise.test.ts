@@ -28,6 +28,9 @@ describe('a pass verdict at the line start (verdict.ts)', () => {
     '[gw0] [ 94%] PASSED gammapy/stats/tests/test_counts_statistic.py::test_cash_errors[1-2-result0] ',
     '2022-03-22T19:28:51.4325796Z [gw1] [ 95%] XFAIL tests/test_stats.py::test_error_matching[1--2-nan] ',
     '[gw12] [100%] SKIPPED tests/test_io.py::test_read_error',
+    // .NET's console logger (normal verbosity): a test name or a theory's data row may hold a keyword
+    '  Passed Acme.Tests.Exceptions.Failure [3 ms]',
+    '  Passed Acme.Tests.Parser.Rejects(input: "fatal error") [12 ms]',
   ])('not salient: %s', (line) => expect(lineSalience(line)).toBe(0))
 
   it.each([
@@ -39,6 +42,8 @@ describe('a pass verdict at the line start (verdict.ts)', () => {
     ['FAIL src/errors/handler.test.ts', 4],
     ['[gw0] [ 92%] FAILED gammapy/modeling/models/tests/test_spatial.py::test_sky_diffuse_constant ', 3],
     ['[gw0] [ 37%] ERROR gammapy/irf/edisp/tests/test_kernel.py::TestEDispKernel::test_get_bias ', 3],
+    ['  Failed Acme.Tests.ErrorHandlerTests.ReturnsFailureOnTimeout [12 ms]', 3],
+    ['Passed arguments failed validation: error in --config', 3],
   ])('still salient: %s', (line, score) => expect(lineSalience(line)).toBeGreaterThanOrEqual(score as number))
 
   it('reads a bounded prefix', () => {

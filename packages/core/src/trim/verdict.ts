@@ -6,7 +6,7 @@
  * `PASS`, `[       OK ]`, TAP's `ok 3`) before a test whose name holds a failure word.
  */
 import { isDigit, isLetter } from './chars.js'
-import { afterTimestamp } from './shapes.js'
+import { afterTimestamp, trimmedEnd } from './shapes.js'
 
 
 /** Last words of a line that report a test's progress or success, not a failure. */
@@ -66,8 +66,9 @@ const LEAD_INDENT = 16
  * True when the line `[start, end)` starts (after a CI timestamp and indentation) with a test
  * runner's pass verdict: a check mark (`✓ ✔ √`, Mocha, Vitest, Jest, XCTest formatters), `PASS`
  * / `PASSED` in capitals (Jest, cargo nextest, pytest -v), GoogleTest's `[       OK ]` /
- * `[  PASSED  ]`, or TAP's and go test's `ok` before a number or a blank: a failure word after
- * it names the test (`✓ fails to remove a locked job`, `PASS [0.01s] tests::error_returns_400`).
+ * `[  PASSED  ]`, TAP's and go test's `ok` before a number or a blank, or .NET's `Passed
+ * Ns.Class.Test [12 ms]` (its console logger; the line ends with the duration's `]`): a failure
+ * word after it names the test (`✓ fails to remove a locked job`, `PASS [0.01s] tests::error_returns_400`).
  * Reads at most a few dozen chars.
  */
 export function startsWithSuccess(text: string, start: number, end: number): boolean {
@@ -79,6 +80,8 @@ export function startsWithSuccess(text: string, start: number, end: number): boo
   if (c === 0x2713 || c === 0x2714 || c === 0x221a) return isBlankCode(text.charCodeAt(i + 1))
   if (c === 111 /* o */) return text.charCodeAt(i + 1) === 107 /* k */ && isBlankCode(text.charCodeAt(i + 2))
   if (c === 80 /* P */) {
+    // .NET's console logger: `  Passed Ns.Class.Test [12 ms]`
+    if (text.startsWith('Passed ', i)) return text.charCodeAt(i + 7) !== 32 && text.charCodeAt(trimmedEnd(text, i, end) - 1) === 93
     if (!text.startsWith('PASS', i)) return false
     const k = text.startsWith('PASSED', i) ? i + 6 : i + 4
     return k < end && (isBlankCode(text.charCodeAt(k)) || text.charCodeAt(k) === 58)
