@@ -71,6 +71,10 @@ describe('a success or progress verdict at the line end (salient.ts)', () => {
     // pytest -v: the progress after the verdict
     'tests/test_counts_statistic.py::test_cash_errors[1-2-result0] PASSED                 [ 94%]',
     'tests/test_stats.py::test_error_matching XFAIL (flaky upstream)                       [100%]',
+    // Swift Testing: the verdict before its duration (after the status glyph)
+    '\u{10105B}  Test "Error diagnostics emitted on API misuse" passed after 1.285 seconds.',
+    '\u{10105B}  Suite "Error handling" passed after 0.009 seconds.',
+    'Test throwsError() passed after 1 second.',
   ])('not salient: %s', (line) => expect(lineSalience(line)).toBe(0))
 
   it.each([
@@ -79,6 +83,8 @@ describe('a success or progress verdict at the line end (salient.ts)', () => {
     ['=== 2 failed, 10 passed in 0.31s ===', 3],
     // the verdict is the failure, not a later word
     ["Test Case '-[IssueTests testParse]' failed (0.002 seconds).", 3],
+    ['\u{100884}  Test "Error diagnostics" failed after 0.002 seconds with 1 issue.', 3],
+    ['error: build failed after 12.5 seconds', 4],
     ['error: linking with `cc` failed: exit status: 1', 4],
     ['FAILED: step was not ok', 4],
   ])('still salient: %s -> %i', (line, score) => expect(lineSalience(line)).toBe(score))

@@ -23,8 +23,10 @@ function sameWord(text: string, w: number, e: number, word: string): boolean {
  * True when the line `[start, end)` ends with a success or progress verdict (`... passed (0.001
  * seconds).`, `Test "x" started.`, `test x ... ok`), not preceded by a count (`3 passed` is a
  * summary): a keyword earlier in it is part of a name (`testFailOnError`, `"Error diagnostics"`).
- * pytest -v's progress at the end (`PASSED        [ 94%]`) and its padding are skipped first.
- * Reads at most the last 48 chars (plus a progress bracket and 200 blanks of padding), backwards.
+ * pytest -v's progress at the end (`PASSED        [ 94%]`) and its padding are skipped first, and
+ * Swift Testing's duration after the verdict (`Test "x" passed after 0.001 seconds.`).
+ * Reads at most the last 48 chars (plus a progress bracket and 200 blanks of padding, or a
+ * duration's 48 chars), backwards.
  */
 export function endsWithSuccess(text: string, start: number, end: number): boolean {
   let stop = Math.max(start, end - 48)
@@ -39,6 +41,16 @@ export function endsWithSuccess(text: string, start: number, end: number): boole
     e = open
     while (e > start && open - e < 200 && text.charCodeAt(e - 1) === 32) e--
     stop = Math.max(start, e - 48)
+  }
+  // Swift Testing: `Test "name" passed after 0.001 seconds.` (the verdict before its duration)
+  if (e - stop > 20 && (text.endsWith(' seconds', e) || text.endsWith(' second', e))) {
+    let k = text.charCodeAt(e - 2) === 100 ? e - 8 : e - 7 // before ` seconds` / ` second`
+    const digitsEnd = k
+    while (k > stop && (isDigit(text.charCodeAt(k - 1)) || text.charCodeAt(k - 1) === 46)) k--
+    if (k < digitsEnd && k - 7 >= stop && text.startsWith(' after ', k - 7)) {
+      e = k - 7
+      stop = Math.max(start, e - 48)
+    }
   }
   if (text.charCodeAt(e - 1) === 41 /* ) */) {
     // a duration in parentheses: `(0.000 seconds)`, `(12 ms)`
