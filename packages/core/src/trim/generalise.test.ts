@@ -75,6 +75,8 @@ describe('a success or progress verdict at the line end (salient.ts)', () => {
     '\u{10105B}  Test "Error diagnostics emitted on API misuse" passed after 1.285 seconds.',
     '\u{10105B}  Suite "Error handling" passed after 0.009 seconds.',
     'Test throwsError() passed after 1 second.',
+    // CTest: the verdict before its duration
+    '1/10 Test  #1: parser-error ....................   Passed    0.01 sec',
   ])('not salient: %s', (line) => expect(lineSalience(line)).toBe(0))
 
   it.each([
@@ -85,6 +87,7 @@ describe('a success or progress verdict at the line end (salient.ts)', () => {
     ["Test Case '-[IssueTests testParse]' failed (0.002 seconds).", 3],
     ['\u{100884}  Test "Error diagnostics" failed after 0.002 seconds with 1 issue.', 3],
     ['error: build failed after 12.5 seconds', 4],
+    ['2/10 Test  #2: parser-error ....................***Failed    0.01 sec', 3],
     ['error: linking with `cc` failed: exit status: 1', 4],
     ['FAILED: step was not ok', 4],
   ])('still salient: %s -> %i', (line, score) => expect(lineSalience(line)).toBe(score))

@@ -42,15 +42,12 @@ export function endsWithSuccess(text: string, start: number, end: number): boole
     while (e > start && open - e < 200 && text.charCodeAt(e - 1) === 32) e--
     stop = Math.max(start, e - 48)
   }
-  // Swift Testing: `Test "name" passed after 0.001 seconds.` (the verdict before its duration)
-  if (e - stop > 20 && (text.endsWith(' seconds', e) || text.endsWith(' second', e))) {
-    let k = text.charCodeAt(e - 2) === 100 ? e - 8 : e - 7 // before ` seconds` / ` second`
-    const digitsEnd = k
-    while (k > stop && (isDigit(text.charCodeAt(k - 1)) || text.charCodeAt(k - 1) === 46)) k--
-    if (k < digitsEnd && k - 7 >= stop && text.startsWith(' after ', k - 7)) {
-      e = k - 7
-      stop = Math.max(start, e - 48)
-    }
+  // A duration after the verdict: Swift Testing's `Test "x" passed after 0.001 seconds.`,
+  // CTest's `1/3 Test #1: parser_error ....   Passed    0.01 sec`
+  const lead = beforeDuration(text, stop, e)
+  if (lead !== e) {
+    e = lead
+    stop = Math.max(start, e - 48)
   }
   if (text.charCodeAt(e - 1) === 41 /* ) */) {
     // a duration in parentheses: `(0.000 seconds)`, `(12 ms)`
@@ -69,6 +66,26 @@ export function endsWithSuccess(text: string, start: number, end: number): boole
   let d = w - 1
   while (d > start && text.charCodeAt(d - 1) === 32) d--
   return !isDigit(text.charCodeAt(d - 1))
+}
+
+/** Units of a duration written after a verdict (see {@link beforeDuration}). */
+const DURATION_UNITS = [' seconds', ' second', ' secs', ' sec', ' ms', ' s']
+
+/**
+ * End of `text[stop, e)` without a trailing duration: ` <number> <unit>` (a unit of
+ * {@link DURATION_UNITS}), with the blanks and an ` after` before it; `e` when there is none.
+ * Reads at most the 48 chars before `e`.
+ */
+function beforeDuration(text: string, stop: number, e: number): number {
+  const unit = DURATION_UNITS.find((u) => e - u.length > stop && text.endsWith(u, e))
+  if (unit === undefined) return e
+  let k = e - unit.length
+  const digitsEnd = k
+  while (k > stop && (isDigit(text.charCodeAt(k - 1)) || text.charCodeAt(k - 1) === 46)) k--
+  if (k === digitsEnd || !isDigit(text.charCodeAt(digitsEnd - 1)) || text.charCodeAt(k - 1) !== 32) return e
+  while (k > stop && text.charCodeAt(k - 1) === 32) k--
+  if (k - 6 >= stop && text.endsWith(' after', k)) k -= 6
+  return k
 }
 
 /** Chars of indentation skipped before a leading pass verdict. */
