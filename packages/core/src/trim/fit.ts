@@ -7,6 +7,7 @@ import { ownTemplateKey, weighSalient } from './weigh.js'
 import { runnerShape } from './runners.js'
 import { endsWithSuccess, startsWithSuccess } from './verdict.js'
 import { surefireProgress } from './passing.js'
+import { afterTimestamp, isBareTimestamp, trimmedEnd } from './shapes.js'
 import { resolveWeights, type SalienceWeights } from './weights.js'
 import { clipLine, countLines, headChars, safeEnd, safeStart } from './text.js'
 import type { LineRange, Profile } from './types.js'
@@ -85,7 +86,7 @@ function summaryAbove(text: string, salient: readonly SalientLine[], tailStart: 
 
 /**
  * Start of the tail without its top of passing tests: the tail's first lines, down to its first
- * salient line, while each is blank or another test's pass verdict (`verdict.ts`: `✓ test`,
+ * salient line, while each is blank (a bare CI timestamp too) or another test's pass verdict (`verdict.ts`: `✓ test`,
  * `ParserTest > testCase() PASSED`; `passing.ts`: Surefire's `Running a.BTest` and a passing
  * class's `Tests run: 3, Failures: 0, Errors: 0, ...`). `tailStart` when the tail holds no
  * salient line or starts mid-line. Reads the tail's lines only.
@@ -98,8 +99,10 @@ function quietTailTop(text: string, salient: readonly SalientLine[], tailStart: 
   let at = tailStart
   while (at < salient[k]!.start) {
     const next = nextStart(text, at)
-    const end = next - 1
-    if (!(isBlankLine(text, at, next) || startsWithSuccess(text, at, end) || endsWithSuccess(text, at, end) || surefireProgress(text, at, end))) break
+    const end = next - 1 // (the line's `\n`: every line read here has one, a salient line follows)
+    const from = afterTimestamp(text, at, end)
+    const blank = trimmedEnd(text, from, end) === from || isBareTimestamp(text, at, trimmedEnd(text, at, end))
+    if (!(blank || startsWithSuccess(text, at, end) || endsWithSuccess(text, at, end, true) || surefireProgress(text, at, end))) break
     at = next
   }
   return at
@@ -203,8 +206,8 @@ export function fitText(text: string, budget: number, profile: Profile, scan?: L
   {
     // The passing tests printed at the top of the tail (Surefire's last classes before its
     // Results) give their chars to the middle; what the middle does not use comes back below.
-    const from = quietTailTop(text, sc.salient, tailStart)
-    if (from > tailStart && sc.salient.some(inMiddle)) {
+    const from = sc.salient.some(inMiddle) ? quietTailTop(text, sc.salient, tailStart) : tailStart
+    if (from > tailStart) {
       tailQuota -= from - tailStart
       midQuota += from - tailStart
       tailStart = from

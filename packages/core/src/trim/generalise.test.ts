@@ -88,6 +88,12 @@ describe('a success or progress verdict at the line end (salient.ts)', () => {
     ['\u{100884}  Test "Error diagnostics" failed after 0.002 seconds with 1 issue.', 3],
     ['error: build failed after 12.5 seconds', 4],
     ['2/10 Test  #2: parser-error ....................***Failed    0.01 sec', 3],
+    // after a duration, the verdict word counts only after a test's name, not in prose
+    ['ERROR: Elasticsearch not started after 60 s', 4],
+    ['Error: job skipped after 300 s.', 4],
+    ['error: health check never passed after 120 s', 4],
+    // .NET: `Passed` counts only with a vstest duration in brackets at the end
+    ['Passed invalid config to parser: fatal error [see docs]', 3],
     ['error: linking with `cc` failed: exit status: 1', 4],
     ['FAILED: step was not ok', 4],
   ])('still salient: %s -> %i', (line, score) => expect(lineSalience(line)).toBe(score))

@@ -44,11 +44,14 @@ const isPythonFrame = (text: string, l: Line): boolean => text.startsWith('File 
 
 /**
  * True when the line starts with a runner's pass verdict (`✓ test`, `PASS`, `[       OK ]`, `ok`)
- * or ends with one (Gradle's `ParserTest > testCase() PASSED`, cargo's `test a ... ok`, XCTest's
- * `Test Case '-[A b]' passed (0.001 seconds).`): another test that passed, which ends a failure's
- * context (it is not this failure's detail).
+ * or, not indented under the line above (a message's own detail may end in `ok`), ends with one
+ * that says a test passed or was skipped (Gradle's `ParserTest > testCase() PASSED`, cargo's
+ * `test a ... ok`, XCTest's `Test Case '-[A b]' passed (0.001 seconds).`; not `started`, which
+ * names the failing test itself): another test that passed, which ends a failure's context (it
+ * is not this failure's detail).
  */
-const passed = (text: string, l: Line): boolean => l.end > l.start && (startsWithSuccess(text, l.start, l.end) || endsWithSuccess(text, l.start, l.end))
+const passed = (text: string, l: Line): boolean =>
+  l.end > l.start && (startsWithSuccess(text, l.start, l.end) || (!isContinuation(text, l) && endsWithSuccess(text, l.start, l.end, true)))
 
 /** Chars of a line's lead (its first two words) compared by {@link sibling}. */
 const LEAD_CHARS = 48
@@ -123,7 +126,7 @@ function around(text: string, s: SalientLine, headEnd: number, tailStart: number
 
 /**
  * A salient line with `contextBefore` lines above and `contextAfter` below, inside the middle,
- * each side ending before a line that starts with a pass verdict ({@link passed}).
+ * each side ending before another test's pass verdict ({@link passed}).
  */
 function contextAround(text: string, s: SalientLine, headEnd: number, tailStart: number, profile: Pick<Profile, 'contextBefore' | 'contextAfter'>): Line[] {
   const { above, below } = around(text, s, headEnd, tailStart, profile.contextBefore, profile.contextAfter, (l, under) => passed(text, l) || (under && sibling(text, s, l)))
@@ -178,23 +181,29 @@ const startsCluster = (prev: number, line: number): boolean => line - prev > CLU
 
 /** Fewest chars of a rule line (`=====`, `-----`) that {@link afterRule} accepts. */
 const RULE_MIN = 10
-/** Most chars of the line above that {@link afterRule} reads. */
+/** Most chars of the line above (after a CI timestamp) that {@link afterRule} reads. */
 const RULE_MAX = 200
+/** Longest CI timestamp before a rule (`2024-01-02T03:04:05.1234567Z `). */
+const STAMP_MAX = 32
 
 /**
  * True when the line right above `s` (after a CI timestamp) is a rule: one char of `=-_*~#`
  * repeated, {@link RULE_MIN} or more times, nothing else. A runner prints one between two
  * failures' reports (unittest's `=====` over `ERROR: test_x (mod.Case)`), so the line under it
- * starts a failure of its own, however close the last failure's detail ends above it.
+ * starts a failure of its own, however close the last failure's detail ends above it. Not when
+ * the salient line before `s` is two lines up (`prev`), right above the rule: that is the header
+ * the rule underlines (unittest's `-----` between `ERROR: test_x` and its `Traceback`). Reads at
+ * most {@link RULE_MAX} + {@link STAMP_MAX} chars back.
  */
-function afterRule(text: string, s: SalientLine): boolean {
-  if (s.start === 0) return false
-  const start = prevStart(text, s.start)
+function afterRule(text: string, s: SalientLine, prev: number): boolean {
+  if (s.start === 0 || s.line - prev === 2) return false
   const end = s.start - 1
-  if (end - start > RULE_MAX) return false
+  let start = end
+  while (start > 0 && end - start <= RULE_MAX + STAMP_MAX && text.charCodeAt(start - 1) !== 10) start--
+  if (start > 0 && text.charCodeAt(start - 1) !== 10) return false
   const from = afterTimestamp(text, start, end)
   const to = trimmedEnd(text, from, end)
-  if (to - from < RULE_MIN) return false
+  if (to - from < RULE_MIN || to - from > RULE_MAX) return false
   const c = text.charCodeAt(from)
   if (c !== 61 && c !== 45 && c !== 95 && c !== 42 && c !== 126 && c !== 35) return false
   for (let i = from + 1; i < to; i++) if (text.charCodeAt(i) !== c) return false
@@ -210,7 +219,7 @@ function rankSalient(text: string, candidates: SalientLine[]): SalientLine[] {
   let lastLine = -Infinity
   let lastScore = 0
   for (const s of candidates) {
-    const starts = startsCluster(lastLine, s.line) || afterRule(text, s)
+    const starts = startsCluster(lastLine, s.line) || afterRule(text, s, lastLine)
     if (starts || s.score > lastScore) head.add(s)
     if (starts) lastScore = s.score
     else lastScore = Math.max(lastScore, s.score)
@@ -278,7 +287,7 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
   const familyFirst = (level: readonly SalientLine[], alone: ReadonlySet<number>, left: number): Set<SalientLine> => {
     if (clusterStarts === undefined) {
       clusterStarts = new Set<number>()
-      for (let k = 0; k < candidates.length; k++) if (k === 0 || startsCluster(candidates[k - 1]!.line, candidates[k]!.line) || afterRule(text, candidates[k]!)) clusterStarts.add(candidates[k]!.line)
+      for (let k = 0; k < candidates.length; k++) if (k === 0 || startsCluster(candidates[k - 1]!.line, candidates[k]!.line) || afterRule(text, candidates[k]!, candidates[k - 1]!.line)) clusterStarts.add(candidates[k]!.line)
     }
     const first = new Set<SalientLine>()
     let firstCost = 0

@@ -52,10 +52,8 @@ const VERDICT_CHARS = 600
  */
 export function surefirePass(text: string, start: number, end: number): [number, number] | null | undefined {
   if (end - start > VERDICT_CHARS) return undefined
-  const lead = afterTimestamp(text, start, end)
-  let i = afterLevel(text, lead, end)
-  if (!text.startsWith('Tests run: ', i)) i = afterLevel(text, afterLogger(text, lead, end), end)
-  if (!text.startsWith('Tests run: ', i)) return undefined
+  let i = mavenMessage(text, start, end, 'Tests run: ')
+  if (i === -1) return undefined
   i += 11
   const digits = i
   while (i < end && isDigit(text.charCodeAt(i))) i++
@@ -69,21 +67,35 @@ export function surefirePass(text: string, start: number, end: number): [number,
 }
 
 /**
+ * Offset of `word` in the line `[start, end)` when Maven's message starts with it: after a CI
+ * timestamp and a `[LEVEL] ` tag, or behind a logger's prefix ({@link afterLogger}); else -1.
+ */
+function mavenMessage(text: string, start: number, end: number, word: string): number {
+  const lead = afterTimestamp(text, start, end)
+  let i = afterLevel(text, lead, end)
+  if (!text.startsWith(word, i)) i = afterLevel(text, afterLogger(text, lead, end), end)
+  return text.startsWith(word, i) ? i : -1
+}
+
+/**
  * True when the line `[start, end)` is Surefire's progress through classes that pass: a
- * passing class's verdict ({@link surefirePass}) or a `Running a.BTest` line (after a CI
- * timestamp, a `[LEVEL] ` tag or a logger's prefix). Reads a bounded prefix.
+ * passing class's verdict ({@link surefirePass}) or a `Running a.BTest` line (one dotted class
+ * name after it). Reads at most {@link VERDICT_CHARS} chars.
  */
 export function surefireProgress(text: string, start: number, end: number): boolean {
   const pass = surefirePass(text, start, end)
   if (pass !== undefined) return pass !== null
   if (end - start > VERDICT_CHARS) return false
-  const lead = afterTimestamp(text, start, end)
-  let i = afterLevel(text, lead, end)
-  if (!text.startsWith('Running ', i)) i = afterLevel(text, afterLogger(text, lead, end), end)
-  if (!text.startsWith('Running ', i)) return false
-  // one class name, nothing after it
-  for (let k = i + 8; k < end; k++) if (text.charCodeAt(k) === 32 && trimmedEnd(text, k, end) > k) return false
-  return trimmedEnd(text, i + 8, end) > i + 8
+  const i = mavenMessage(text, start, end, 'Running ')
+  if (i === -1) return false
+  const e = trimmedEnd(text, i + 8, end)
+  let dot = false
+  for (let k = i + 8; k < e; k++) {
+    const c = text.charCodeAt(k)
+    if (c === 32 || c === 9) return false
+    if (c === 46) dot = true
+  }
+  return dot && text.charCodeAt(e - 1) !== 46
 }
 
 /**

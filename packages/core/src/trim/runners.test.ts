@@ -9,7 +9,6 @@ const SUMMARIES: Array<[string, string]> = [
   ['Surefire', '[ERROR] Tests run: 12, Failures: 1, Errors: 0, Skipped: 2'],
   ['Maven', '[INFO] BUILD FAILURE'],
   ['Surefire 2.19+ errors list', '[ERROR] Errors: '],
-  ['Surefire 2.19+ failures list', '[ERROR] Failures: '],
   ['Gradle', 'FAILURE: Build failed with an exception.'],
   ['Gradle tests', '37 tests completed, 2 failed'],
   ['pytest', '========= 2 failed, 40 passed, 1 skipped in 3.21s ========='],

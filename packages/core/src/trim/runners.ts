@@ -46,7 +46,7 @@ const SUMMARY: readonly RegExp[] = [
   /^The following tests FAILED:/, // CTest
   /^Errors while running CTest/, // CTest
   /^(?:Tests in error|Failed tests):/, // Surefire (JUnit 4 report)
-  /^(?:Errors|Failures): ?$/, // Surefire 2.19+: [ERROR] Errors: / [ERROR] Failures:
+  /^Errors:$/, // Surefire 2.19+: [ERROR] Errors: (its [ERROR] Failures: is RSpec's shape below)
   /^There (?:was|were) \d+ (?:failures?|errors?):/, // PHPUnit
   /^Failures:$/, // RSpec
   /^Failing Scenarios:/, // Cucumber

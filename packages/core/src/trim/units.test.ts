@@ -148,6 +148,14 @@ describe("a failure's context ends at another test's pass verdict, at the line's
     // before: the two passing tests above the failure and the first one under its trace were its context
     expect(out).not.toMatch(/PASSED/)
   })
+
+  it("keeps a message's own detail that ends in `ok`, and the failing test's own `started` line", () => {
+    const mocha = [...noise(300), '  1) api', '       returns 200:', '     AssertionError: expected response to be ok', '      at Context.<anonymous> (test/api.js:12:5)', ...noise(300, 400)]
+    expect(fitText(mocha.join('\n'), 1500, profile).text).toContain('303:      AssertionError: expected response to be ok')
+    const started = "Test Case '-[AcmeTests.ParserTests testRejectsBadInput]' started."
+    const xctest = [...noise(300), started, '/src/Tests/ParserTests.swift:42: error: -[AcmeTests.ParserTests testRejectsBadInput] : XCTAssertEqual failed: ("1") is not equal to ("2")', "Test Case '-[AcmeTests.ParserTests testRejectsBadInput]' failed (0.002 seconds).", ...noise(300, 400)]
+    expect(fitText(xctest.join('\n'), 2000, profile).text).toContain(`301: ${started}`)
+  })
 })
 
 describe('a crowded level gives later lines less context before them too (middle.ts)', () => {
@@ -457,6 +465,18 @@ describe("the tail's top of passing tests goes to the middle (fit.ts quietTailTo
     const shown = ['MinerTest', 'FetchTest'].flatMap((cls) => frames.filter((f) => out.includes(`${f.trim()} // ${cls}`))).length
     // 47 of the two traces' 100 frames when the tail kept the passing classes (56 now)
     expect(shown).toBeGreaterThan(50)
+  })
+
+  it('passes over blank lines that are a bare CI timestamp or a timestamp and blanks (Gradle between its PASSED lines)', () => {
+    const gradle = Array.from({ length: 60 }, (_, i) => [`ParserTest > testCase${i}() PASSED`, '']).flat()
+    const TS = '2024-01-02T03:04:05.1234567Z'
+    for (const blank of [TS, `${TS} `]) {
+      const text = log(gradle).map((l) => (l === '' ? blank : `${TS} ${l}`)).join('\n')
+      const out = fitText(text, 5000, profile).text
+      expect(out.length).toBeLessThanOrEqual(5000)
+      // before: the tail stopped at the first timestamped blank line and kept the passing tests
+      expect(out).not.toMatch(/PASSED/)
+    }
   })
 
   it("keeps a tail's top that did not pass: a tool's report without keywords", () => {

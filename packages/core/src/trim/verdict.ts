@@ -24,11 +24,14 @@ function sameWord(text: string, w: number, e: number, word: string): boolean {
  * seconds).`, `Test "x" started.`, `test x ... ok`), not preceded by a count (`3 passed` is a
  * summary): a keyword earlier in it is part of a name (`testFailOnError`, `"Error diagnostics"`).
  * pytest -v's progress at the end (`PASSED        [ 94%]`) and its padding are skipped first, and
- * Swift Testing's duration after the verdict (`Test "x" passed after 0.001 seconds.`).
+ * a duration after the verdict (Swift Testing's `Test "x" passed after 0.001 seconds.`, CTest's
+ * `Passed    0.01 sec`), which then counts only after a test's name (`"` `'` `)` `]` `.` before
+ * the verdict word: not `Elasticsearch not started after 60 s`). `passOnly`: a test that passed
+ * or was skipped, not one that `started` (the failing test's own start line is its context).
  * Reads at most the last 48 chars (plus a progress bracket and 200 blanks of padding, or a
  * duration's 48 chars), backwards.
  */
-export function endsWithSuccess(text: string, start: number, end: number): boolean {
+export function endsWithSuccess(text: string, start: number, end: number, passOnly = false): boolean {
   let stop = Math.max(start, end - 48)
   let e = end
   while (e > stop && (text.charCodeAt(e - 1) === 32 || text.charCodeAt(e - 1) === 46 || text.charCodeAt(e - 1) === 13)) e--
@@ -45,7 +48,8 @@ export function endsWithSuccess(text: string, start: number, end: number): boole
   // A duration after the verdict: Swift Testing's `Test "x" passed after 0.001 seconds.`,
   // CTest's `1/3 Test #1: parser_error ....   Passed    0.01 sec`
   const lead = beforeDuration(text, stop, e)
-  if (lead !== e) {
+  const timed = lead !== e
+  if (timed) {
     e = lead
     stop = Math.max(start, e - 48)
   }
@@ -61,12 +65,21 @@ export function endsWithSuccess(text: string, start: number, end: number): boole
   while (w > stop && isLetter(text.charCodeAt(w - 1))) w--
   if (w === e || (w > start && text.charCodeAt(w - 1) !== 32)) return false
   if (!SUCCESS_ENDS.some((word) => sameWord(text, w, e, word))) return false
+  if (passOnly && sameWord(text, w, e, 'started')) return false
   if (e - w === 2 && w - 4 >= start && text.slice(w - 4, w).toLowerCase() === 'not ') return false // TAP's `not ok`
   // `3 passed`: a count before it makes it a summary
   let d = w - 1
   while (d > start && text.charCodeAt(d - 1) === 32) d--
-  return !isDigit(text.charCodeAt(d - 1))
+  const before = text.charCodeAt(d - 1)
+  // Before a duration, the verdict follows a test's name (`Test "x" passed after ...`,
+  // `throwsError() passed after ...`, CTest's `parser ....   Passed    0.01 sec`), not prose
+  // (`ERROR: Elasticsearch not started after 60 s`).
+  if (timed) return d > start && NAME_ENDS.includes(before)
+  return !isDigit(before)
 }
+
+/** Chars that end a test's name before a verdict and its duration: `"` `'` `)` `]` `.`. */
+const NAME_ENDS = [34, 39, 41, 93, 46]
 
 /** Units of a duration written after a verdict (see {@link beforeDuration}). */
 const DURATION_UNITS = [' seconds', ' second', ' secs', ' sec', ' ms', ' s']
@@ -110,7 +123,7 @@ export function startsWithSuccess(text: string, start: number, end: number): boo
   if (c === 111 /* o */) return text.charCodeAt(i + 1) === 107 /* k */ && isBlankCode(text.charCodeAt(i + 2))
   if (c === 80 /* P */) {
     // .NET's console logger: `  Passed Ns.Class.Test [12 ms]`
-    if (text.startsWith('Passed ', i)) return text.charCodeAt(i + 7) !== 32 && text.charCodeAt(trimmedEnd(text, i, end) - 1) === 93
+    if (text.startsWith('Passed ', i)) return text.charCodeAt(i + 7) !== 32 && endsWithVstestDuration(text, i + 7, end)
     if (!text.startsWith('PASS', i)) return false
     const k = text.startsWith('PASSED', i) ? i + 6 : i + 4
     return k < end && (isBlankCode(text.charCodeAt(k)) || text.charCodeAt(k) === 58)
@@ -130,6 +143,26 @@ export function startsWithSuccess(text: string, start: number, end: number): boo
 }
 
 const isBlankCode = (c: number): boolean => c === 32 || c === 9
+
+/**
+ * True when `text[from, end)` ends with a vstest duration in brackets: `[12 ms]`, `[< 1 ms]`,
+ * `[1 s]`, `[2 m 3 s]` (digits, `.`, blanks, `<` and the units `ms`, `s`, `m`, `h` only, a
+ * unit last). Reads at most the last 24 chars.
+ */
+function endsWithVstestDuration(text: string, from: number, end: number): boolean {
+  const e = trimmedEnd(text, from, end)
+  if (text.charCodeAt(e - 1) !== 93 /* ] */) return false
+  const unit = text.charCodeAt(e - 2)
+  if (unit !== 115 /* s */ && unit !== 109 /* m */ && unit !== 104 /* h */) return false
+  let digits = 0
+  for (let k = e - 2; k >= from && e - k <= 24; k--) {
+    const c = text.charCodeAt(k)
+    if (c === 91 /* [ */) return digits > 0 && k > from && text.charCodeAt(k - 1) === 32
+    if (isDigit(c)) digits++
+    else if (c !== 32 && c !== 46 && c !== 60 && c !== 115 && c !== 109 && c !== 104) return false
+  }
+  return false
+}
 
 
 /** pytest-xdist's verdicts (after its `[gw0] [ 94%] ` prefix) that are no failure. */
