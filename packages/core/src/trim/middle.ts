@@ -45,13 +45,13 @@ const isPythonFrame = (text: string, l: Line): boolean => text.startsWith('File 
 /**
  * True when the line starts with a runner's pass verdict (`✓ test`, `PASS`, `[       OK ]`, `ok`)
  * or, not indented under the line above (a message's own detail may end in `ok`), ends with one
- * that says a test passed or was skipped (Gradle's `ParserTest > testCase() PASSED`, cargo's
- * `test a ... ok`, XCTest's `Test Case '-[A b]' passed (0.001 seconds).`; not `started`, which
- * names the failing test itself): another test that passed, which ends a failure's context (it
- * is not this failure's detail).
+ * (Gradle's `ParserTest > testCase() PASSED`, cargo's `test a ... ok`, XCTest's `Test Case '-[A
+ * b]' passed (0.001 seconds).`): another test that passed, which ends a failure's context (it is
+ * not this failure's detail). Above the failure (`above`), a test that `started` does not: it is
+ * most often the failing test's own start line; below it, the next test's start ends it too.
  */
-const passed = (text: string, l: Line): boolean =>
-  l.end > l.start && (startsWithSuccess(text, l.start, l.end) || (!isContinuation(text, l) && endsWithSuccess(text, l.start, l.end, true)))
+const passed = (text: string, l: Line, above = false): boolean =>
+  l.end > l.start && (startsWithSuccess(text, l.start, l.end) || (!isContinuation(text, l) && endsWithSuccess(text, l.start, l.end, above)))
 
 /** Chars of a line's lead (its first two words) compared by {@link sibling}. */
 const LEAD_CHARS = 48
@@ -129,7 +129,7 @@ function around(text: string, s: SalientLine, headEnd: number, tailStart: number
  * each side ending before another test's pass verdict ({@link passed}).
  */
 function contextAround(text: string, s: SalientLine, headEnd: number, tailStart: number, profile: Pick<Profile, 'contextBefore' | 'contextAfter'>): Line[] {
-  const { above, below } = around(text, s, headEnd, tailStart, profile.contextBefore, profile.contextAfter, (l, under) => passed(text, l) || (under && sibling(text, s, l)))
+  const { above, below } = around(text, s, headEnd, tailStart, profile.contextBefore, profile.contextAfter, (l, under) => passed(text, l, !under) || (under && sibling(text, s, l)))
   return [...above.reverse(), { n: s.line, start: s.start, end: s.end }, ...below]
 }
 

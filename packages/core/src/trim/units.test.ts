@@ -156,6 +156,14 @@ describe("a failure's context ends at another test's pass verdict, at the line's
     const xctest = [...noise(300), started, '/src/Tests/ParserTests.swift:42: error: -[AcmeTests.ParserTests testRejectsBadInput] : XCTAssertEqual failed: ("1") is not equal to ("2")', "Test Case '-[AcmeTests.ParserTests testRejectsBadInput]' failed (0.002 seconds).", ...noise(300, 400)]
     expect(fitText(xctest.join('\n'), 2000, profile).text).toContain(`301: ${started}`)
   })
+
+  it("ends the context below a failure at the next test's `started` line", () => {
+    const next = "Test Case '-[AcmeTests.ParserTests testAcceptsGoodInput]' started."
+    const lines = [...noise(300), '/src/Tests/ParserTests.swift:42: error: -[AcmeTests.ParserTests testRejectsBadInput] : XCTAssertEqual failed: ("1") is not equal to ("2")', "Test Case '-[AcmeTests.ParserTests testRejectsBadInput]' failed (0.002 seconds).", next, 'INFO fixture loaded', ...noise(300, 400)]
+    const out = fitText(lines.join('\n'), 2000, profile).text
+    expect(out).toContain('XCTAssertEqual failed')
+    expect(out).not.toContain(next)
+  })
 })
 
 describe('a crowded level gives later lines less context before them too (middle.ts)', () => {
