@@ -176,6 +176,9 @@ const MIN_PIECE = GAP_MARKER_MAX + 16
 /** Salient lines closer than this (in lines) belong to the same cluster. */
 const CLUSTER_GAP = 3
 
+/** Most lines of the cluster that runs into the tail that rank as starts (see {@link rankSalient}). */
+const VERDICT_LINES = 8
+
 /** True when a salient line at `line` starts a new cluster after one at `prev`. */
 const startsCluster = (prev: number, line: number): boolean => line - prev > CLUSTER_GAP
 
@@ -212,18 +215,32 @@ function afterRule(text: string, s: SalientLine, prev: number): boolean {
 
 /**
  * Priority order of salient lines: by score; among equals, the first line of each cluster (the
- * start of each distinct error) before the rest.
+ * start of each distinct error) before the rest. The last {@link VERDICT_LINES} lines of the
+ * cluster that runs into the tail (its last line at most {@link CLUSTER_GAP} lines above
+ * `tailStart`) rank as starts too: the run the log ends with is its verdict (Maven's `Failed to
+ * execute goal` and the error it names, above its footer), not the detail of an earlier line.
  */
-function rankSalient(text: string, candidates: SalientLine[]): SalientLine[] {
+function rankSalient(text: string, candidates: SalientLine[], tailStart: number): SalientLine[] {
   const head = new Set<SalientLine>()
   let lastLine = -Infinity
   let lastScore = 0
-  for (const s of candidates) {
+  let lastStart = 0
+  for (let k = 0; k < candidates.length; k++) {
+    const s = candidates[k]!
     const starts = startsCluster(lastLine, s.line) || afterRule(text, s, lastLine)
+    if (starts) lastStart = k
     if (starts || s.score > lastScore) head.add(s)
     if (starts) lastScore = s.score
     else lastScore = Math.max(lastScore, s.score)
     lastLine = s.line
+  }
+  // The cluster that runs into the tail is the log's verdict: each of its lines is a start.
+  // (Its last line is at most CLUSTER_GAP lines above the tail: as many newline searches.)
+  const last = candidates[candidates.length - 1]
+  if (last !== undefined) {
+    let at = last.end
+    for (let n = 0; n < CLUSTER_GAP && at < tailStart; n++) at = nextStart(text, at)
+    if (at >= tailStart) for (let k = Math.max(lastStart, candidates.length - VERDICT_LINES); k < candidates.length; k++) head.add(candidates[k]!)
   }
   // Cluster starts latest first (the verdict comes late); the rest in reading order, so a
   // cluster's detail follows its start.
@@ -273,7 +290,7 @@ function diverse(order: SalientLine[], acrossLevels: boolean): SalientLine[] {
  */
 export function pickMiddle(text: string, candidates: SalientLine[], headEnd: number, tailStart: number, quota: number, profile: Profile, label: (n: number) => number = (n) => n, diversity = 0): Picked {
   if (candidates.length === 0 || quota <= 0) return { lines: [], cost: 0 }
-  const order = diversity > 0 ? diverse(rankSalient(text, candidates), diversity > 1) : rankSalient(text, candidates)
+  const order = diversity > 0 ? diverse(rankSalient(text, candidates, tailStart), diversity > 1) : rankSalient(text, candidates, tailStart)
   // `label` is the number the line is shown with (its source line when a filter merged lines).
   const lineCost = (l: Line): number => String(label(l.n)).length + 3 + Math.min(l.end - l.start, profile.maxLineChars)
   // Lines that start a cluster (no salient line within CLUSTER_GAP above them; candidates ascend

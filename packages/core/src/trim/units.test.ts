@@ -493,3 +493,18 @@ describe("the tail's top of passing tests goes to the middle (fit.ts quietTailTo
     for (const r of report) expect(out).toContain(r.trim())
   })
 })
+
+describe('the cluster that runs into the tail is the verdict (middle.ts rankSalient)', () => {
+  // 40 earlier errors, each its own cluster, then a run of 12 failure lines that ends in the tail.
+  const early = Array.from({ length: 40 }, (_, i) => [`ERROR: module m${i} failed to load plugin p${i}`, ...noise(6, 1000 + i * 6)]).flat()
+  const last = Array.from({ length: 12 }, (_, i) => `ERROR: verdict detail ${i}: the step s${i} failed with code ${i + 3}`)
+  const lines = [...noise(100), ...early, ...noise(20, 2000), ...last, ...noise(12, 3000), 'Process completed with exit code 1.']
+
+  it('shows every line of the run above the tail before the earlier errors', () => {
+    const out = fitText(lines.join('\n'), 3000, profile).text
+    expect(out.length).toBeLessThanOrEqual(3000)
+    // before: details 2-5 (past the run's first line and its context, above the tail) ranked
+    // after all 40 earlier errors and were not shown
+    for (const l of last) expect(out).toContain(l)
+  })
+})
