@@ -208,3 +208,23 @@ describe('a family of look-alike failure lines is shown whole (middle.ts)', () =
     for (const t of ['a', 'b', 'c']) expect(out).toContain(`  expected ${t} got z`)
   })
 })
+
+describe("the line after a `[WARNING] ...:` header is that warning's text (salient.ts)", () => {
+  const scores = (text: string): Map<number, number> => new Map(scanLines(text, true).salient.map((s) => [s.line, s.score]))
+
+  it('scores 1, behind a CI timestamp too', () => {
+    for (const ts of ['', '2022-05-21T03:06:26.1234567Z ']) {
+      const text = [`${ts}[INFO] Storing buildNumber: 1f73082a`, `${ts}[WARNING] Cannot get the branch information from the git repository: `, `${ts}Detecting the current branch failed: fatal: ref HEAD is not a symbolic ref`, `${ts}[ERROR] Failed to execute goal on project x: could not resolve dependencies`].join('\n')
+      const s = scores(text)
+      expect(s.get(3)).toBe(1)
+      expect(s.get(4)).toBeGreaterThanOrEqual(4)
+    }
+  })
+
+  it('keeps the score of a line with a level of its own, or after a warning that does not end with a colon', () => {
+    const tagged = scores(['[WARNING] The requested profile "ci" could not be activated:', '[ERROR] Failed to execute goal: compilation failure'].join('\n'))
+    expect(tagged.get(2)).toBeGreaterThanOrEqual(4)
+    const plain = scores(['[WARNING] Using platform encoding to copy filtered resources', 'Error: the build failed: missing module'].join('\n'))
+    expect(plain.get(2)).toBeGreaterThanOrEqual(4)
+  })
+})

@@ -6,7 +6,7 @@
  */
 import { afterLocation, hitScore, KEYWORDS, WORDS } from './keywords.js'
 import { compileLiterals, literalCursor } from '../scan/literals.js'
-import { JSON_FAIL, JSON_PASS, QUIET_BLOCK, afterTimestamp, isBareTimestamp, isCompactProgress, isCrossMark, lineShape, shapeScore } from './shapes.js'
+import { JSON_FAIL, JSON_PASS, QUIET_BLOCK, afterTimestamp, isBareTimestamp, isCompactProgress, isCrossMark, lineShape, shapeScore, trimmedEnd } from './shapes.js'
 import { goJsonTest, goPassedBlockStart, passedBlockStart, surefirePass } from './passing.js'
 import { endsWithSuccess, startsWithSuccess } from './verdict.js'
 
@@ -192,6 +192,16 @@ function mayHaveShape(text: string, start: number): boolean {
   return false
 }
 
+/**
+ * True when the line `[start, end)` is a Maven-style warning that announces its text on the next
+ * line: `[WARNING] ` (after a CI timestamp) and a last char `:` (`[WARNING] Cannot get the branch
+ * information from the git repository:`). Reads the line's first and last chars only.
+ */
+function warningHeader(text: string, start: number, end: number): boolean {
+  const from = afterTimestamp(text, start, end)
+  return text.startsWith('[WARNING] ', from) && text.charCodeAt(trimmedEnd(text, from, end) - 1) === 58
+}
+
 /** The keywords as a literal set (ASCII letters folded, as `KEYWORDS`' `i` flag does). */
 const KEYWORD_SET = compileLiterals(WORDS, { ignoreCase: true })
 
@@ -222,6 +232,8 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
   }
   let line = 0
   let start = 0
+  // Start of the line after a `[WARNING] ...:` header (see warningHeader), -1 when none.
+  let warnNext = -1
   // `go test -json`: the salient output events of each test not yet over (package and test as one
   // key, `goJsonTest`), demoted when an event says that test passed or was skipped.
   let jsonTests: Map<string, number[]> | undefined
@@ -350,6 +362,9 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
       else at = -1
     }
     if (score > 0 && (endsWithSuccess(text, start, end) || startsWithSuccess(text, start, end))) score = 0
+    // The line after a `[WARNING] ...:` header, with no level of its own, is that warning's text.
+    if (score > 1 && start === warnNext && text.charCodeAt(afterTimestamp(text, start, end)) !== 91) score = 1
+    warnNext = warningHeader(text, start, end) ? lineEnd + 1 : -1
     opener = false
     // (read whatever the keyword score: a passing verdict's test name may hold one, `--- PASS: TestCreateFails`)
     if (end > start && mayHaveShape(text, start)) {
