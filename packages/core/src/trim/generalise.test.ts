@@ -227,4 +227,21 @@ describe("the line after a `[WARNING] ...:` header is that warning's text (salie
     const plain = scores(['[WARNING] Using platform encoding to copy filtered resources', 'Error: the build failed: missing module'].join('\n'))
     expect(plain.get(2)).toBeGreaterThanOrEqual(4)
   })
+
+  it.each([
+    'Exception in thread "main" java.lang.OutOfMemoryError: Java heap space',
+    'FAILED tests/test_a.py::test_a - AssertionError',
+    '--- FAIL: TestFoo (0.00s)',
+    'npm ERR! code ELIFECYCLE',
+    'src/foo.py:12: error: Incompatible types in assignment',
+    '2022-05-21T03:06:26.1234567Z [ERROR] Failed to execute goal on project x: compilation failure',
+  ])('keeps a failure that starts with its word, in capitals, after a location or with a runner shape: %s', (line) => {
+    const ts = line.startsWith('2022') ? '2022-05-21T03:06:26.1234567Z ' : ''
+    expect(scores([`${ts}[WARNING] Cannot get the branch information from the git repository: `, line].join('\n')).get(2)).toBeGreaterThanOrEqual(4)
+  })
+
+  it('does not read a warning that holds a failure word of its own as a header (maven-enforcer)', () => {
+    const s = scores(['[WARNING] Rule 0: org.apache.maven.plugins.enforcer.DependencyConvergence failed with message:', 'Failed while enforcing releasability the error(s) are'].join('\n'))
+    expect(s.get(2)).toBeGreaterThanOrEqual(4)
+  })
 })

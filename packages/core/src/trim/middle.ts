@@ -234,20 +234,36 @@ function rankSalient(text: string, candidates: SalientLine[], tailStart: number)
     else lastScore = Math.max(lastScore, s.score)
     lastLine = s.line
   }
-  // The cluster that runs into the tail is the log's verdict: each of its lines is a start.
+  // The cluster that runs into the tail is the log's verdict: its last lines are starts too, one
+  // per template (a burst of one message above the tail is one line of it), each ranked right
+  // after the cluster's own start (the sort key below), so that start keeps its place.
   // (Its last line is at most CLUSTER_GAP lines above the tail: as many newline searches.)
+  const key = new Map<SalientLine, number>()
   const last = candidates[candidates.length - 1]
   if (last !== undefined) {
     let at = last.end
     for (let n = 0; n < CLUSTER_GAP && at < tailStart; n++) at = nextStart(text, at)
-    if (at >= tailStart) for (let k = Math.max(lastStart, candidates.length - VERDICT_LINES); k < candidates.length; k++) head.add(candidates[k]!)
+    if (at >= tailStart) {
+      const templates = new Set<number>()
+      const clusterStart = candidates[lastStart]!
+      if (clusterStart.template !== undefined) templates.add(clusterStart.template)
+      for (let k = Math.max(lastStart + 1, candidates.length - VERDICT_LINES); k < candidates.length; k++) {
+        const s = candidates[k]!
+        if (s.template !== undefined && templates.has(s.template)) continue
+        if (s.template !== undefined) templates.add(s.template)
+        head.add(s)
+        key.set(s, clusterStart.line)
+      }
+    }
   }
   // Cluster starts latest first (the verdict comes late); the rest in reading order, so a
   // cluster's detail follows its start.
+  const keyOf = (s: SalientLine): number => key.get(s) ?? s.line
   return candidates.slice().sort((a, b) => {
     const d = b.score - a.score || Number(head.has(b)) - Number(head.has(a))
     if (d !== 0) return d
-    return head.has(a) ? b.line - a.line : a.line - b.line
+    if (!head.has(a)) return a.line - b.line
+    return keyOf(b) - keyOf(a) || a.line - b.line
   })
 }
 

@@ -6,6 +6,7 @@
  */
 import { afterLocation, hitScore, KEYWORDS, WORDS } from './keywords.js'
 import { compileLiterals, literalCursor } from '../scan/literals.js'
+import { runnerShape } from './runners.js'
 import { JSON_FAIL, JSON_PASS, QUIET_BLOCK, afterTimestamp, isBareTimestamp, isCompactProgress, isCrossMark, lineShape, shapeScore, trimmedEnd } from './shapes.js'
 import { goJsonTest, goPassedBlockStart, passedBlockStart, surefirePass } from './passing.js'
 import { endsWithSuccess, startsWithSuccess } from './verdict.js'
@@ -192,15 +193,41 @@ function mayHaveShape(text: string, start: number): boolean {
   return false
 }
 
+/** Trailing blanks {@link warningHeader} skips before the line's last char. */
+const HEADER_TRAIL = 64
+
 /**
  * True when the line `[start, end)` is a Maven-style warning that announces its text on the next
  * line: `[WARNING] ` (after a CI timestamp) and a last char `:` (`[WARNING] Cannot get the branch
- * information from the git repository:`). Reads the line's first and last chars only.
+ * information from the git repository:`). Reads the line's first chars and its last
+ * {@link HEADER_TRAIL}.
  */
 function warningHeader(text: string, start: number, end: number): boolean {
   const from = afterTimestamp(text, start, end)
-  return text.startsWith('[WARNING] ', from) && text.charCodeAt(trimmedEnd(text, from, end) - 1) === 58
+  if (!text.startsWith('[WARNING] ', from)) return false
+  let e = end
+  while (e > from && end - e < HEADER_TRAIL && (text.charCodeAt(e - 1) === 32 || text.charCodeAt(e - 1) === 9 || text.charCodeAt(e - 1) === 13)) e--
+  return text.charCodeAt(e - 1) === 58
 }
+
+/**
+ * True when the line `[start, end)` (after a warning header) reads as that warning's text: no
+ * `[LEVEL]` tag of its own, its first keyword hit (`hit`, or -1) not at its content's start
+ * (`Exception in thread "main" ...`, `FAILED a.py::t`), not in capitals (`npm ERR!`) nor after a
+ * source location (`a.py:12: error:`), and no test runner's shape (`--- FAIL:`). Reads at most
+ * 400 chars of it.
+ */
+function warningText(text: string, start: number, end: number, hit: number): boolean {
+  let from = afterTimestamp(text, start, end)
+  while (from < end && from - start < 40 && (text.charCodeAt(from) === 32 || text.charCodeAt(from) === 9)) from++
+  if (text.charCodeAt(from) === 91 || hit === from) return false
+  // a failure word in capitals (`npm ERR!`) or after a location (`a.py:12: error:`) is a verdict
+  if (hit !== -1 && isUpper(text.charCodeAt(hit)) && isUpper(text.charCodeAt(hit + 1))) return false
+  if (hit !== -1 && hit - from < 400 && afterLocation(text.slice(from, hit + 1).toLowerCase(), hit - from)) return false
+  return runnerShape(text.slice(start, Math.min(end, start + 400))) === undefined
+}
+
+const isUpper = (c: number): boolean => c >= 65 && c <= 90
 
 /** The keywords as a literal set (ASCII letters folded, as `KEYWORDS`' `i` flag does). */
 const KEYWORD_SET = compileLiterals(WORDS, { ignoreCase: true })
@@ -349,6 +376,7 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
     const end = endOf(start, lineEnd)
     const quiet = quietIndent >= 0 && inQuiet(start, end)
     let score = 0
+    const firstHit = at !== -1 && at < end ? at : -1
     if (at !== -1 && at < end) {
       score = scoreAt(text, at, word, start, end)
       let count = 1
@@ -362,9 +390,10 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
       else at = -1
     }
     if (score > 0 && (endsWithSuccess(text, start, end) || startsWithSuccess(text, start, end))) score = 0
-    // The line after a `[WARNING] ...:` header, with no level of its own, is that warning's text.
-    if (score > 1 && start === warnNext && text.charCodeAt(afterTimestamp(text, start, end)) !== 91) score = 1
-    warnNext = warningHeader(text, start, end) ? lineEnd + 1 : -1
+    // The line after a plain `[WARNING] ...:` header (no failure word of its own), with no level
+    // of its own, is that warning's text: 1, unless a failure word or a runner's shape starts it.
+    if (score > 1 && start === warnNext && warningText(text, start, end, firstHit)) score = 1
+    warnNext = score <= 2 && warningHeader(text, start, end) ? lineEnd + 1 : -1
     opener = false
     // (read whatever the keyword score: a passing verdict's test name may hold one, `--- PASS: TestCreateFails`)
     if (end > start && mayHaveShape(text, start)) {

@@ -497,14 +497,36 @@ describe("the tail's top of passing tests goes to the middle (fit.ts quietTailTo
 describe('the cluster that runs into the tail is the verdict (middle.ts rankSalient)', () => {
   // 40 earlier errors, each its own cluster, then a run of 12 failure lines that ends in the tail.
   const early = Array.from({ length: 40 }, (_, i) => [`ERROR: module m${i} failed to load plugin p${i}`, ...noise(6, 1000 + i * 6)]).flat()
-  const last = Array.from({ length: 12 }, (_, i) => `ERROR: verdict detail ${i}: the step s${i} failed with code ${i + 3}`)
+  const words = ['compile', 'link', 'package', 'sign', 'upload', 'verify', 'index', 'archive', 'deploy', 'notify', 'report', 'clean']
+  const last = words.map((w, i) => `ERROR: ${w} stage of the ${words[(i + 5) % 12]} job failed`)
   const lines = [...noise(100), ...early, ...noise(20, 2000), ...last, ...noise(12, 3000), 'Process completed with exit code 1.']
 
   it('shows every line of the run above the tail before the earlier errors', () => {
-    const out = fitText(lines.join('\n'), 3000, profile).text
-    expect(out.length).toBeLessThanOrEqual(3000)
-    // before: details 2-5 (past the run's first line and its context, above the tail) ranked
-    // after all 40 earlier errors and were not shown
+    const out = fitText(lines.join('\n'), 2000, profile).text
+    expect(out.length).toBeLessThanOrEqual(2000)
+    // before: the run's lines past its first line and its context, above the tail, ranked after
+    // all 40 earlier errors (one of them not shown)
     for (const l of last) expect(out).toContain(l)
+  })
+
+  it("keeps the run's own first line ahead of its later lines", () => {
+    const run = ['[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.8.1:compile on project core: Compilation failure', ...Array.from({ length: 20 }, (_, i) => `[ERROR] /src/main/java/org/p/C${i}.java:[${i + 3},9] cannot find symbol`)]
+    const text = [...noise(100), ...early, ...noise(20, 2000), ...run, ...noise(3, 3000), 'Process completed with exit code 1.'].join('\n')
+    // (a first form ranked the later lines latest first, ahead of the run's start: lost at all three)
+    for (const budget of [1000, 1200, 1500]) expect(fitText(text, budget, profile).text).toContain('Failed to execute goal')
+  })
+
+  it('takes one line of each message from the run: a burst of one message does not crowd out earlier failures', () => {
+    const info = (n: number, p: string): string[] => Array.from({ length: n }, (_, i) => `[INFO] ${p} ${i} Downloading from central: https://repo.maven.apache.org/maven2/org/x/${p}${i}.pom`)
+    const text = [
+      ...info(40, 'b'),
+      ...Array.from({ length: 8 }, (_, i) => [`[ERROR] testParse${i}(org.p.ParserTest)  Time elapsed: 0.01 s  <<< FAILURE!`, `java.lang.AssertionError: expected:<${i}> but was:<${i + 1}>`, `\tat org.p.ParserTest.testParse${i}(ParserTest.java:${20 + i})`, ...info(4, `c${i}`)]).flat(),
+      ...info(10, 'd'),
+      ...Array.from({ length: 30 }, (_, i) => `[ERROR] shutdown: connection ${i} to db-${i % 7}.internal:5432 refused while closing pool slot ${i * 13}`),
+      '[INFO] done', '[INFO] cleanup', 'Error: Process completed with exit code 1.',
+    ].join('\n')
+    const out = fitText(text, 4000, profile).text
+    // (a first form promoted every line of the burst: 5 of the 8 failures shown)
+    for (let i = 0; i < 8; i++) expect(out).toContain(`expected:<${i}> but was:<${i + 1}>`)
   })
 })
