@@ -86,10 +86,10 @@ function summaryAbove(text: string, salient: readonly SalientLine[], tailStart: 
 
 /**
  * Start of the tail without its top of passing tests: the tail's first lines, down to its first
- * salient line, while each is blank (a bare CI timestamp too) or another test's pass verdict (`verdict.ts`: `✓ test`,
- * `ParserTest > testCase() PASSED`; `passing.ts`: Surefire's `Running a.BTest` and a passing
- * class's `Tests run: 3, Failures: 0, Errors: 0, ...`). `tailStart` when the tail holds no
- * salient line or starts mid-line. Reads the tail's lines only.
+ * salient line, while each is blank (a bare CI timestamp too) or another test's pass verdict
+ * (`verdict.ts`: `✓ test`, `ParserTest > testCase() PASSED`; `passing.ts`: Surefire's `Running
+ * a.BTest` and a passing class's `Tests run: 3, Failures: 0, Errors: 0, ...`). `tailStart` when
+ * the tail holds no salient line or starts mid-line. Reads the tail's lines only.
  */
 function quietTailTop(text: string, salient: readonly SalientLine[], tailStart: number): number {
   if (tailStart === 0 || text.charCodeAt(tailStart - 1) !== 10) return tailStart
