@@ -8,3 +8,6 @@ export const isLetter = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 6
 
 /** {@link isLetter} or {@link isDigit}. */
 export const isLetterOrDigit = (c: number): boolean => isDigit(c) || isLetter(c)
+
+/** `A`-`Z`. */
+export const isUpper = (c: number): boolean => c >= 65 && c <= 90

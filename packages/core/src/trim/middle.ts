@@ -219,16 +219,21 @@ function afterRule(text: string, s: SalientLine, prev: number): boolean {
  * cluster that runs into the tail (its last line at most {@link CLUSTER_GAP} lines above
  * `tailStart`) rank as starts too: the run the log ends with is its verdict (Maven's `Failed to
  * execute goal` and the error it names, above its footer), not the detail of an earlier line.
+ * Also returns the line numbers of the cluster starts (the verdict run's lines not among them).
  */
-function rankSalient(text: string, candidates: SalientLine[], tailStart: number): SalientLine[] {
+function rankSalient(text: string, candidates: SalientLine[], tailStart: number): { order: SalientLine[]; starts: Set<number> } {
   const head = new Set<SalientLine>()
+  const clusterStarts = new Set<number>()
   let lastLine = -Infinity
   let lastScore = 0
   let lastStart = 0
   for (let k = 0; k < candidates.length; k++) {
     const s = candidates[k]!
     const starts = startsCluster(lastLine, s.line) || afterRule(text, s, lastLine)
-    if (starts) lastStart = k
+    if (starts) {
+      lastStart = k
+      clusterStarts.add(s.line)
+    }
     if (starts || s.score > lastScore) head.add(s)
     if (starts) lastScore = s.score
     else lastScore = Math.max(lastScore, s.score)
@@ -259,12 +264,13 @@ function rankSalient(text: string, candidates: SalientLine[], tailStart: number)
   // Cluster starts latest first (the verdict comes late); the rest in reading order, so a
   // cluster's detail follows its start.
   const keyOf = (s: SalientLine): number => key.get(s) ?? s.line
-  return candidates.slice().sort((a, b) => {
+  const order = candidates.slice().sort((a, b) => {
     const d = b.score - a.score || Number(head.has(b)) - Number(head.has(a))
     if (d !== 0) return d
     if (!head.has(a)) return a.line - b.line
     return keyOf(b) - keyOf(a) || a.line - b.line
   })
+  return { order, starts: clusterStarts }
 }
 
 /**
@@ -306,22 +312,18 @@ function diverse(order: SalientLine[], acrossLevels: boolean): SalientLine[] {
  */
 export function pickMiddle(text: string, candidates: SalientLine[], headEnd: number, tailStart: number, quota: number, profile: Profile, label: (n: number) => number = (n) => n, diversity = 0): Picked {
   if (candidates.length === 0 || quota <= 0) return { lines: [], cost: 0 }
-  const order = diversity > 0 ? diverse(rankSalient(text, candidates, tailStart), diversity > 1) : rankSalient(text, candidates, tailStart)
+  const ranked = rankSalient(text, candidates, tailStart)
+  const order = diversity > 0 ? diverse(ranked.order, diversity > 1) : ranked.order
+  // Lines that start a cluster (no salient line within CLUSTER_GAP above them, or right under a rule).
+  const clusterStarts = ranked.starts
   // `label` is the number the line is shown with (its source line when a filter merged lines).
   const lineCost = (l: Line): number => String(label(l.n)).length + 3 + Math.min(l.end - l.start, profile.maxLineChars)
-  // Lines that start a cluster (no salient line within CLUSTER_GAP above them; candidates ascend
-  // by line), found at the first crowded level only.
-  let clusterStarts: Set<number> | undefined
   /**
    * The middle members of a spread-out family in `level` (each starts a cluster; not a progress
    * stream's entry, {@link inStream}), in the level's order, while they cost no more than
    * FAMILY_FIRST_SHARE of `left`: each line with its unit and a gap marker, an upper bound.
    */
   const familyFirst = (level: readonly SalientLine[], alone: ReadonlySet<number>, left: number): Set<SalientLine> => {
-    if (clusterStarts === undefined) {
-      clusterStarts = new Set<number>()
-      for (let k = 0; k < candidates.length; k++) if (k === 0 || startsCluster(candidates[k - 1]!.line, candidates[k]!.line) || afterRule(text, candidates[k]!, candidates[k - 1]!.line)) clusterStarts.add(candidates[k]!.line)
-    }
     const first = new Set<SalientLine>()
     let firstCost = 0
     for (const s of level) {

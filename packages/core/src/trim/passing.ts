@@ -109,8 +109,7 @@ export function passedBlockStart(text: string, from: number, verdictStart: numbe
   if (r === -1) return -1
   const lineStart = span.lastIndexOf('\n', r) + 1
   if (r - lineStart > RUNNING_LEAD + LOGGER_LEAD) return -1
-  const at = afterTimestamp(span, lineStart, r + 8)
-  if (afterLevel(span, at, r + 8) !== r && afterLevel(span, afterLogger(span, at, r + 8), r + 8) !== r) return -1
+  if (mavenMessage(span, lineStart, r + 8, 'Running ') !== r) return -1
   if (name[1] > name[0]) {
     const n = name[1] - name[0]
     if (span.slice(r + 8, r + 8 + n) !== text.slice(name[0], name[1])) return -1

@@ -6,6 +6,7 @@
  */
 import { afterLocation, hitScore, KEYWORDS, WORDS } from './keywords.js'
 import { compileLiterals, literalCursor } from '../scan/literals.js'
+import { isUpper } from './chars.js'
 import { runnerShape } from './runners.js'
 import { JSON_FAIL, JSON_PASS, QUIET_BLOCK, afterTimestamp, isBareTimestamp, isCompactProgress, isCrossMark, lineShape, shapeScore, trimmedEnd } from './shapes.js'
 import { goJsonTest, goPassedBlockStart, passedBlockStart, surefirePass } from './passing.js'
@@ -204,10 +205,7 @@ const HEADER_TRAIL = 64
  */
 function warningHeader(text: string, start: number, end: number): boolean {
   const from = afterTimestamp(text, start, end)
-  if (!text.startsWith('[WARNING] ', from)) return false
-  let e = end
-  while (e > from && end - e < HEADER_TRAIL && (text.charCodeAt(e - 1) === 32 || text.charCodeAt(e - 1) === 9 || text.charCodeAt(e - 1) === 13)) e--
-  return text.charCodeAt(e - 1) === 58
+  return text.startsWith('[WARNING] ', from) && text.charCodeAt(trimmedEnd(text, Math.max(from, end - HEADER_TRAIL), end) - 1) === 58
 }
 
 /**
@@ -226,8 +224,6 @@ function warningText(text: string, start: number, end: number, hit: number): boo
   if (hit !== -1 && hit - from < 400 && afterLocation(text.slice(from, hit + 1).toLowerCase(), hit - from)) return false
   return runnerShape(text.slice(start, Math.min(end, start + 400))) === undefined
 }
-
-const isUpper = (c: number): boolean => c >= 65 && c <= 90
 
 /** The keywords as a literal set (ASCII letters folded, as `KEYWORDS`' `i` flag does). */
 const KEYWORD_SET = compileLiterals(WORDS, { ignoreCase: true })
