@@ -5,7 +5,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { fitText } from './fit.js'
 import { noise } from './fixture.js'
-import { goJsonTest, goPassedBlockStart, passedBlockStart, surefirePass } from './passing.js'
+import { goJsonTest, goPassedBlockStart, isJestRecap, passedBlockStart, surefirePass } from './passing.js'
 import { DEFAULT_PROFILES } from './profiles.js'
 import { scanLines } from './salient.js'
 
@@ -304,5 +304,80 @@ describe('passing and skipped tests of a go test -json stream (passing.ts goJson
       expect(excerpt).toContain(`${f}: got nil, want error`)
       expect(excerpt).toContain(`--- FAIL: ${f} (0.00s)`)
     }
+  })
+})
+
+describe("Jest's recap of every failing file (passing.ts isJestRecap, demoteRecapped)", () => {
+  const RECAP = 'Summary of all failing tests'
+  /** One failing file's report, as Jest prints it while the run goes on and again in its recap. */
+  const report = (i: number): string[] => [
+    `FAIL test/unit/file${i}.test.js (1.${i} s)`,
+    `  \u25cf parser \u203a reads case ${i}`,
+    '',
+    `    TypeError: Cannot read properties of undefined (reading 'field${i}')`,
+    '',
+    `      ${10 + i} |     const value = parse(input${i})`,
+    `    > ${11 + i} |     expect(value.field${i}).toBe(${i})`,
+    '        |                  ^',
+    '',
+    `      at Object.<anonymous> (test/unit/file${i}.test.js:${11 + i}:20)`,
+    '',
+  ]
+  const run = (failing: number): string[] => {
+    const lines: string[] = []
+    for (let i = 0; i < failing; i++) lines.push(`PASS test/unit/ok${i}.test.js`, ...report(i))
+    lines.push('A worker process has failed to exit gracefully and has been force exited.', '', RECAP)
+    for (let i = 0; i < failing; i++) lines.push(...report(i))
+    lines.push(`Test Suites: ${failing} failed, ${failing} passed, ${2 * failing} total`, `Tests:       ${failing} failed, ${3 * failing} passed, ${4 * failing} total`, 'Ran all test suites.')
+    return lines
+  }
+
+  it('reads the heading after a CI timestamp and in bold, and nothing longer', () => {
+    const at = (line: string): boolean => isJestRecap(line, 0, line.length)
+    expect(at(RECAP)).toBe(true)
+    expect(at(`${TS}${RECAP}`)).toBe(true)
+    expect(at(`\x1b[1m${RECAP}\x1b[22m`)).toBe(true)
+    expect(at(`${RECAP}  \r`)).toBe(true)
+    expect(at(`${RECAP}:`)).toBe(false)
+    expect(at(`See the ${RECAP} below`)).toBe(false)
+    expect(at(`${RECAP} (3 failed)`)).toBe(false)
+  })
+
+  it('scores 1 what the recap prints again, and keeps its own copy, what it does not repeat and what follows it', () => {
+    const lines = [...run(3), 'npm ERR! Test failed.  See above for more details.']
+    lines.unshift('npm ERR! code ELIFECYCLE (an earlier step)')
+    const scan = scanLines(lines.join('\n'), true)
+    const scores = (needle: string): number[] => scan.salient.filter((s) => lines[s.line - 1]!.includes(needle)).map((s) => s.score)
+    const [first, again] = [scores("reading 'field1'"), scores('FAIL test/unit/file1.test.js')]
+    expect(first).toEqual([1, 4]) // the run's copy, then the recap's
+    expect(again[0]).toBe(1)
+    expect(again[1]).toBeGreaterThan(1)
+    expect(scores('A worker process has failed')[0]).toBeGreaterThan(1)
+    expect(scores('npm ERR!').every((s) => s > 1)).toBe(true)
+  })
+
+  it('compares each recap with its own run only: a second run keeps the first recap', () => {
+    const lines = [...run(2), ...run(2)]
+    const scan = scanLines(lines.join('\n'), true)
+    const scores = scan.salient.filter((s) => lines[s.line - 1]!.includes("reading 'field0'")).map((s) => s.score)
+    expect(scores).toEqual([1, 4, 1, 4])
+  })
+
+  it('leaves a log without the heading as it was', () => {
+    const lines = run(3).filter((l) => l !== RECAP)
+    const scan = scanLines(lines.join('\n'), true)
+    expect(scan.salient.filter((s) => lines[s.line - 1]!.includes("reading 'field1'")).map((s) => s.score)).toEqual([4, 4])
+  })
+
+  it('shows the failures from the recap, where they are all together, not from the run', () => {
+    const lines = run(24)
+    const heading = lines.indexOf(RECAP) + 1
+    const out = fitText(lines.join('\n'), 4000, profile).text
+    expect(out.length).toBeLessThanOrEqual(4000)
+    expect(out).toContain(`${heading}: ${RECAP}`)
+    const shown = [...out.matchAll(/^(\d+): /gm)].map((m) => Number(m[1]))
+    // Before, the run's copy of the second file's failure (lines 14-21) ranked with the recap's.
+    expect(shown.length).toBeGreaterThan(20)
+    expect(shown.filter((n) => n < heading - 1)).toEqual([])
   })
 })

@@ -182,3 +182,63 @@ export function goJsonTest(text: string, at: number, end: number, outputOnly = f
   const test = jsonField(head, 'Test')
   return test === undefined ? undefined : `${jsonField(head, 'Package') ?? ''}\u0000${test}`
 }
+
+/** Jest's heading over its re-print of every failing test file (`SummaryReporter`). */
+const JEST_RECAP = 'Summary of all failing tests'
+/** Chars of a salient line compared between a first report and its re-print. */
+const RECAP_KEY_CHARS = 200
+
+/** Offset after the ANSI SGR codes (`\x1b[1m`) at `i`, reading at most 3 of them. */
+function afterSgr(text: string, i: number, end: number): number {
+  for (let n = 0; n < 3 && text.charCodeAt(i) === 27 && text.charCodeAt(i + 1) === 91; n++) {
+    let k = i + 2
+    while (k < end && k - i < 12 && (isDigit(text.charCodeAt(k)) || text.charCodeAt(k) === 59)) k++
+    if (text.charCodeAt(k) !== 109) break
+    i = k + 1
+  }
+  return i
+}
+
+/**
+ * True when the line `[start, end)` is Jest's `Summary of all failing tests` heading (after a CI
+ * timestamp; bold when coloured). Jest prints it when a run of more test files than its summary
+ * threshold (20) has failures, and then prints each failing file's report again: the same `FAIL
+ * file` header, `●` test headers, messages and code frames it printed while the run went on.
+ */
+export function isJestRecap(text: string, start: number, end: number): boolean {
+  if (end - start > 80) return false
+  const i = afterSgr(text, afterTimestamp(text, start, end), end)
+  if (!text.startsWith(JEST_RECAP, i)) return false
+  const rest = afterSgr(text, i + JEST_RECAP.length, end)
+  return trimmedEnd(text, rest, end) === rest
+}
+
+/** A salient line's text for comparing a report with its re-print: after a CI timestamp, trimmed, its first 200 chars. */
+function recapKey(text: string, s: { start: number; end: number }): string {
+  const from = afterTimestamp(text, s.start, s.end)
+  return text.slice(from, Math.min(s.end, from + RECAP_KEY_CHARS)).trim()
+}
+
+/**
+ * Jest's recap holds every failure a second time: each salient line printed while the run went
+ * on whose text the recap prints again scores 1, so the budget goes to the recap (all failures,
+ * together) and not to two copies. `recaps`: for each recap heading, in order, the index in
+ * `salient` of the first salient line from the heading on. A recap runs from there to its
+ * `Test Suites:` line (or the next heading, or the end); the lines compared with it are those
+ * after the previous recap. Reads each salient line of those spans once, its first 200 chars.
+ */
+export function demoteRecapped(text: string, salient: { start: number; end: number; score: number }[], recaps: readonly number[]): void {
+  let from = 0
+  recaps.forEach((r, j) => {
+    const stop = j + 1 < recaps.length ? recaps[j + 1]! : salient.length
+    const again = new Set<string>()
+    let k = r
+    for (; k < stop; k++) {
+      const key = recapKey(text, salient[k]!)
+      if (key.startsWith('Test Suites:')) break
+      again.add(key)
+    }
+    for (let i = from; i < r; i++) if (again.has(recapKey(text, salient[i]!))) salient[i]!.score = 1
+    from = k
+  })
+}

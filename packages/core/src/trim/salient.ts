@@ -9,7 +9,7 @@ import { compileLiterals, literalCursor } from '../scan/literals.js'
 import { isUpper } from './chars.js'
 import { runnerShape } from './runners.js'
 import { JSON_FAIL, JSON_PASS, QUIET_BLOCK, afterTimestamp, isBareTimestamp, isCompactProgress, isCrossMark, lineShape, shapeScore, trimmedEnd } from './shapes.js'
-import { goJsonTest, goPassedBlockStart, passedBlockStart, surefirePass } from './passing.js'
+import { demoteRecapped, goJsonTest, goPassedBlockStart, isJestRecap, passedBlockStart, surefirePass } from './passing.js'
 import { endsWithSuccess, startsWithSuccess } from './verdict.js'
 
 /** A salient line found by {@link scanLines}. `start`/`end` are char offsets (end excludes `\n`). */
@@ -260,6 +260,8 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
   // `go test -json`: the salient output events of each test not yet over (package and test as one
   // key, `goJsonTest`), demoted when an event says that test passed or was skipped.
   let jsonTests: Map<string, number[]> | undefined
+  // Jest's `Summary of all failing tests` headings: the index of the next salient line at each (`passing.ts` demoteRecapped).
+  let recaps: number[] | undefined
   const add = (start: number, end: number, score: number): void => {
     salientTotal++
     if (salient.length >= limit) return
@@ -396,10 +398,12 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
       const shape = shapeOf(start, end)
       if (!opener) score = Math.max(score, shape)
     }
+    if (firstHit !== -1 && isJestRecap(text, start, end)) (recaps ??= []).push(salient.length)
     // (`console.error` holds a keyword: the opening line scores 1 too.)
     if (score > 0) add(start, end, quiet || opener ? 1 : score)
     demotePassed(start, end, lineEnd)
     start = lineEnd + 1
   }
+  if (recaps !== undefined) demoteRecapped(text, salient, recaps)
   return { lines: line, salient, salientTotal }
 }
