@@ -22,9 +22,10 @@ import { runRedaction } from './suites/redaction.js'
 import { runBlobFormat } from './suites/blob-format.js'
 import { CACHE_PRICING } from '@spillway/core'
 import { runMcp, writeMcpReport } from './suites/mcp.js'
-import { runTrimming } from './suites/trimming.js'
+import { labelledCases, runTrimming } from './suites/trimming.js'
+import { runPrefixes } from './suites/prefixes.js'
 import { runHeldoutSuite } from './suites/heldout.js'
-import { DEFAULT_DEVEXTRA_DIR, heldoutIds } from './corpus/heldout.js'
+import { DEFAULT_DEVEXTRA_DIR, heldoutIds, loadHeldout } from './corpus/heldout.js'
 
 const BENCH_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const REPO_ROOT = resolve(BENCH_DIR, '..')
@@ -86,6 +87,8 @@ async function main(): Promise<void> {
   const heldout = args.only.has('trimming') && !args.noHeldout ? await timed('heldout', () => runHeldoutSuite(TRIM_METHODS, progress)) : null
   // The second development set (bench/devextra/), when present: reported apart from the shared corpus.
   const devextra = args.only.has('trimming') && heldoutIds(DEFAULT_DEVEXTRA_DIR).length > 0 ? await timed('devextra', () => runHeldoutSuite(TRIM_METHODS, progress, DEFAULT_DEVEXTRA_DIR)) : null
+  // The development logs behind other CI systems' line prefixes (Jenkins, Python logging, Docker Compose).
+  const prefixes = args.only.has('trimming') ? await timed('prefixes', () => runPrefixes([['shared corpus', labelledCases(cases).filter((c) => c.kind === 'ci-log')], ...(heldoutIds(DEFAULT_DEVEXTRA_DIR).length > 0 ? [['devextra', loadHeldout(DEFAULT_DEVEXTRA_DIR)] as [string, TrimCase[]]] : [])])) : null
   const rssAfterTrim = trimming === null ? null : peakRssMiB()
   const retrieval = args.only.has('retrieval') ? await timed('retrieval', () => runRetrieval(corpus.retrieval, args.quick ? QUICK_QUERIES : Number.POSITIVE_INFINITY, progress, corpus.dir !== undefined ? join(corpus.dir, 'retrieval') : undefined, args.quick ? 1 : undefined)) : null
   const sizes = args.quick ? [1, 10] : [1, 10, 100]
@@ -125,6 +128,7 @@ async function main(): Promise<void> {
     trimming,
     heldout,
     devextra,
+    prefixes,
     speed,
     store,
     compaction,

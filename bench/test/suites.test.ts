@@ -4,6 +4,7 @@ import type { TrimCase } from '../src/corpus/types.js'
 import { sampleEvenly } from '../src/suites/retrieval.js'
 import { newlineScan, speedInput } from '../src/suites/speed.js'
 import { REPORT_BUDGETS, runTrimming } from '../src/suites/trimming.js'
+import { LINE_PREFIXES, isStamped, prefixesMarkdown, runPrefixes, withPrefix } from '../src/suites/prefixes.js'
 
 const quiet = (): void => {}
 // A method that keeps the first `budget` chars: a labelled line at char 5000 is kept from 8k up.
@@ -53,5 +54,28 @@ describe('helpers', () => {
     expect(Math.abs(a.length - 2 ** 20) / 2 ** 20).toBeLessThan(0.01)
     expect(a).toContain('FATAL')
     expect(newlineScan('a\nb\n\nc')).toBe(3)
+  })
+})
+
+describe('prefix suite', () => {
+  const plain: TrimCase = { kind: 'ci-log', name: 'p', text: 'step 1\n  [ERROR] Tests run: 2, Failures: 1\nstep 2\n', labelled: ['[ERROR] Tests run: 2, Failures: 1'], labelSource: 'toy' }
+  const stamped: TrimCase = { kind: 'ci-log', name: 's', text: Array.from({ length: 10 }, (_, i) => `2024-01-02T03:04:0${i}.1234567Z line ${i}`).join('\n'), labelled: ['2024-01-02T03:04:01.1234567Z line 1'], labelSource: 'toy' }
+  it('puts the prefix before every line and on the labels, as the lines they match', () => {
+    const compose = LINE_PREFIXES.find((p) => p.id === 'compose')!
+    const out = withPrefix(plain, compose)
+    expect(out.text).toBe('app-1  | step 1\napp-1  |   [ERROR] Tests run: 2, Failures: 1\napp-1  | step 2\n')
+    expect(out.labelled).toEqual(['app-1  |   [ERROR] Tests run: 2, Failures: 1'])
+    const none = withPrefix(plain, LINE_PREFIXES[0]!)
+    expect(none.text).toBe(plain.text)
+    expect(none.labelled!.map((l) => l.trim())).toEqual(plain.labelled)
+  })
+  it('leaves logs that carry a timestamp already out, and reports every method under every prefix', () => {
+    expect(isStamped(stamped)).toBe(true)
+    expect(isStamped(plain)).toBe(false)
+    const r = runPrefixes([['toy', [plain, stamped]]], [prefix])
+    expect(r.rows).toHaveLength(LINE_PREFIXES.length)
+    expect(r.rows.every((row) => row.logs === 1 && row.retention.every((x) => x === 1))).toBe(true)
+    expect(r.overBudget).toBe(0)
+    expect(prefixesMarkdown(r)).toContain('app-1  \\| ')
   })
 })

@@ -6,6 +6,7 @@ import type { RedactionResult } from '../suites/redaction.js'
 import type { BlobFormatRow } from '../suites/blob-format.js'
 import type { TrimmingResult } from '../suites/trimming.js'
 import type { HeldoutResult } from '../suites/heldout.js'
+import type { PrefixResult } from '../suites/prefixes.js'
 
 /** Everything one bench run measured: what `report.json` holds. */
 export interface Report {
@@ -33,6 +34,8 @@ export interface Report {
   heldout?: HeldoutResult | null
   /** Labelled lines kept on bench/devextra/ (a second development set); absent in reports written before it existed. */
   devextra?: HeldoutResult | null
+  /** Labelled lines kept on the development logs behind another CI system's line prefix; absent in reports written before it existed. */
+  prefixes?: PrefixResult | null
   speed: SpeedRow[] | null
   /** The store suite (put / cold reads per store, concurrent puts, Redis clients); absent in reports written before it existed. */
   store?: StoreResult | null

@@ -8,7 +8,7 @@
  * {@link FAMILY_TRIES} comparisons of {@link FAMILY_TOKENS} numbers; no string is built.
  */
 import type { SalientLine } from './salient.js'
-import { afterTimestamp } from './shapes.js'
+import { afterLinePrefix } from './shapes.js'
 import { walkTemplate } from './weigh.js'
 
 // The token hashes templateTokens collects (module state: no closure per call).
@@ -50,7 +50,7 @@ const FAMILY_CHARS = 120
 
 /** The masked tokens of a line (after a CI timestamp and indentation), at most {@link FAMILY_TOKENS}. */
 function familyTokens(text: string, s: SalientLine): number[] {
-  let from = afterTimestamp(text, s.start, s.end)
+  let from = afterLinePrefix(text, s.start, s.end)
   while (from < s.end && from - s.start < 256 && (text.charCodeAt(from) === 32 || text.charCodeAt(from) === 9)) from++
   return templateTokens(text, from, Math.min(s.end, from + FAMILY_CHARS), FAMILY_TOKENS)
 }

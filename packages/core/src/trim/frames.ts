@@ -12,7 +12,7 @@
 import { isDigit } from './chars.js'
 import { lineAt, nextStart, type Line } from './lines.js'
 import type { SalientLine } from './salient.js'
-import { afterTimestamp } from './shapes.js'
+import { afterLinePrefix } from './shapes.js'
 
 /** Lines after a salient line within which its trace must start. */
 export const TRACE_GAP = 3
@@ -35,7 +35,7 @@ const DEPENDENCY_MARKS = [
  * `/` or `\`. Reads at most {@link FRAME_PROBE} chars.
  */
 export function framePath(text: string, start: number, end: number): string | undefined {
-  const from = afterTimestamp(text, start, end)
+  const from = afterLinePrefix(text, start, end)
   const stop = Math.min(end, from + FRAME_PROBE)
   const c = text.charCodeAt(from)
   // indented, or `at ` (read by char code: this runs once per salient line and its neighbours)

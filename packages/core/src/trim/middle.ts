@@ -2,7 +2,7 @@ import { isLetterOrDigit } from './chars.js'
 import { isBlankLine, lineAt, nextStart, prevStart, type Line } from './lines.js'
 import { GAP_MARKER_MAX } from './marker.js'
 import { familyMiddles } from './family.js'
-import { afterTimestamp, trimmedEnd } from './shapes.js'
+import { LINE_PREFIX_MAX, afterLinePrefix, trimmedEnd } from './shapes.js'
 import { lineSalience, type SalientLine } from './salient.js'
 import type { Profile } from './types.js'
 import { contentAt, unitAfter } from './unit.js'
@@ -31,7 +31,7 @@ function isCauseHeader(text: string, l: Line): boolean {
 
 /** A line that continues the one above it: indented, a stack frame, `Caused by:`, `... 12 more` (after a CI timestamp). */
 function isContinuation(text: string, l: Line): boolean {
-  const from = afterTimestamp(text, l.start, l.end)
+  const from = afterLinePrefix(text, l.start, l.end)
   if (l.end === from) return false
   const c = text.charCodeAt(from)
   if (c === 32 || c === 9) return true
@@ -84,8 +84,8 @@ function leadEnd(text: string, start: number, end: number): number {
  * `> Task :a:jar`) and carries no problem word of its own. The failure's context ends there.
  */
 function sibling(text: string, s: SalientLine, l: Line): boolean {
-  const a = afterTimestamp(text, s.start, s.end)
-  const b = afterTimestamp(text, l.start, l.end)
+  const a = afterLinePrefix(text, s.start, s.end)
+  const b = afterLinePrefix(text, l.start, l.end)
   const ae = leadEnd(text, a, s.end)
   if (ae === a) return false
   const n = ae - a
@@ -145,11 +145,11 @@ const STREAM_REACH = 2
  * not a failure with its detail under it.
  */
 function inStream(text: string, s: SalientLine, headEnd: number, tailStart: number): boolean {
-  const a = afterTimestamp(text, s.start, s.end)
+  const a = afterLinePrefix(text, s.start, s.end)
   if (s.end - a < STREAM_PREFIX) return false
   const prefix = text.slice(a, a + STREAM_PREFIX)
   const { above, below } = around(text, s, headEnd, tailStart, STREAM_REACH, STREAM_REACH, () => false)
-  return [...above, ...below].some((l) => text.startsWith(prefix, afterTimestamp(text, l.start, l.end)) && quiet(text, l))
+  return [...above, ...below].some((l) => text.startsWith(prefix, afterLinePrefix(text, l.start, l.end)) && quiet(text, l))
 }
 
 /** How many times the lines the budget left could show a crowded level's family search reads. */
@@ -186,8 +186,6 @@ const startsCluster = (prev: number, line: number): boolean => line - prev > CLU
 const RULE_MIN = 10
 /** Most chars of the line above (after a CI timestamp) that {@link afterRule} reads. */
 const RULE_MAX = 200
-/** Longest CI timestamp before a rule (`2024-01-02T03:04:05.1234567Z `). */
-const STAMP_MAX = 32
 
 /**
  * True when the line right above `s` (after a CI timestamp) is a rule: one char of `=-_*~#`
@@ -196,15 +194,15 @@ const STAMP_MAX = 32
  * starts a failure of its own, however close the last failure's detail ends above it. Not when
  * the salient line before `s` is two lines up (`prev`), right above the rule: that is the header
  * the rule underlines (unittest's `-----` between `ERROR: test_x` and its `Traceback`). Reads at
- * most {@link RULE_MAX} + {@link STAMP_MAX} chars back.
+ * most {@link RULE_MAX} + {@link LINE_PREFIX_MAX} chars back.
  */
 function afterRule(text: string, s: SalientLine, prev: number): boolean {
   if (s.start === 0 || s.line - prev === 2) return false
   const end = s.start - 1
   let start = end
-  while (start > 0 && end - start <= RULE_MAX + STAMP_MAX && text.charCodeAt(start - 1) !== 10) start--
+  while (start > 0 && end - start <= RULE_MAX + LINE_PREFIX_MAX && text.charCodeAt(start - 1) !== 10) start--
   if (start > 0 && text.charCodeAt(start - 1) !== 10) return false
-  const from = afterTimestamp(text, start, end)
+  const from = afterLinePrefix(text, start, end)
   const to = trimmedEnd(text, from, end)
   if (to - from < RULE_MIN || to - from > RULE_MAX) return false
   const c = text.charCodeAt(from)
@@ -390,7 +388,7 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
     if (unit.length > 0 && at < tailStart && !chosen.has(n + unit.length + 1) && unit.some((l) => isPythonFrame(text, l))) {
       const end = lineAt(text, n + unit.length + 1, at)
       // (Not when the unit stopped at its length limit, on another frame, or at a passing test.)
-      if (nextStart(text, at) <= tailStart && end.end > afterTimestamp(text, end.start, end.end) && !isContinuation(text, end) && !passed(text, end)) take(end, GAP_MARKER_MAX)
+      if (nextStart(text, at) <= tailStart && end.end > afterLinePrefix(text, end.start, end.end) && !isContinuation(text, end) && !passed(text, end)) take(end, GAP_MARKER_MAX)
     }
     const headers = unit.map((l) => isCauseHeader(text, l))
     for (let i = 0; i < unit.length; i++) if (headers[i] && !take(unit[i]!, chosen.has(unit[i]!.n - 1) ? 0 : GAP_MARKER_MAX)) break

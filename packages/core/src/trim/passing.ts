@@ -8,7 +8,7 @@
  * Bounded: each verdict line reads its own chars and the text since the previous verdict once.
  */
 import { isDigit } from './chars.js'
-import { afterTimestamp, jsonField, trimmedEnd } from './shapes.js'
+import { afterLinePrefix, jsonField, trimmedEnd } from './shapes.js'
 
 /** Longest `[LEVEL] ` prefix skipped before `Tests run:` / `Running ` (`[INFO] `, `[WARNING] `). */
 const LEVEL_PREFIX = 10
@@ -71,7 +71,7 @@ export function surefirePass(text: string, start: number, end: number): [number,
  * timestamp and a `[LEVEL] ` tag, or behind a logger's prefix ({@link afterLogger}); else -1.
  */
 function mavenMessage(text: string, start: number, end: number, word: string): number {
-  const lead = afterTimestamp(text, start, end)
+  const lead = afterLinePrefix(text, start, end)
   let i = afterLevel(text, lead, end)
   if (!text.startsWith(word, i)) i = afterLevel(text, afterLogger(text, lead, end), end)
   return text.startsWith(word, i) ? i : -1
@@ -207,7 +207,7 @@ function afterSgr(text: string, i: number, end: number): number {
  */
 export function isJestRecap(text: string, start: number, end: number): boolean {
   if (end - start > 80) return false
-  const i = afterSgr(text, afterTimestamp(text, start, end), end)
+  const i = afterSgr(text, afterLinePrefix(text, start, end), end)
   if (!text.startsWith(JEST_RECAP, i)) return false
   const rest = afterSgr(text, i + JEST_RECAP.length, end)
   return trimmedEnd(text, rest, end) === rest
@@ -215,7 +215,7 @@ export function isJestRecap(text: string, start: number, end: number): boolean {
 
 /** A salient line's text for comparing a report with its re-print: after a CI timestamp, trimmed, its first 200 chars. */
 function recapKey(text: string, s: { start: number; end: number }): string {
-  const from = afterTimestamp(text, s.start, s.end)
+  const from = afterLinePrefix(text, s.start, s.end)
   return text.slice(from, Math.min(s.end, from + RECAP_KEY_CHARS)).trim()
 }
 

@@ -11,6 +11,8 @@
  * (tape, node-tap, prove, bats), Dart/Flutter's compact reporter, GNU make's recipe failure, kotlinc.
  */
 
+import { afterLinePrefix } from './shapes.js'
+
 /** What a line is to its test runner. */
 export type RunnerShape = 'summary' | 'failure'
 
@@ -96,7 +98,7 @@ const join = (res: readonly RegExp[]): RegExp => new RegExp(res.map((r) => `(?:$
 const ANY_SUMMARY = join(SUMMARY)
 const ANY_FAILURE = join(FAILURE)
 
-/** Offset of the content: after a GitHub Actions timestamp, indentation, ANSI codes and a `[LEVEL]` tag. */
+/** Offset of the content: after a CI timestamp, indentation, ANSI codes and a `[LEVEL]` tag. */
 function contentOf(line: string): string {
   let s = line.length > PROBE ? line.slice(0, PROBE) : line
   // go test -json: {"Time":...,"Action":"output",...,"Output":"--- FAIL: TestX (0.00s)\n"}
@@ -107,12 +109,8 @@ function contentOf(line: string): string {
     const esc = s.indexOf('\\n')
     s = (esc !== -1 ? s.slice(0, esc) : s.replace(/"\}?$/, '')).slice(0, PROBE)
   }
-  // 2024-01-02T03:04:05.1234567Z (GitHub Actions prefixes every line with one)
-  if (s.length > 20 && s.charCodeAt(4) === 45 && s.charCodeAt(10) === 84) {
-    const z = s.indexOf('Z ', 19)
-    if (z > 0 && z < 32) s = s.slice(z + 2)
-  }
-  let i = 0
+  // a CI system's or logger's timestamp (`shapes.ts` afterLinePrefix: GitHub Actions' `2024-01-02T03:04:05.1234567Z `)
+  let i = afterLinePrefix(s, 0, s.length)
   for (;;) {
     const c = s.charCodeAt(i)
     if (c === 32 || c === 9) i++

@@ -6,9 +6,9 @@
  */
 import { afterLocation, hitScore, KEYWORDS, WORDS } from './keywords.js'
 import { compileLiterals, literalCursor } from '../scan/literals.js'
-import { isUpper } from './chars.js'
+import { isDigit, isLetter, isUpper } from './chars.js'
 import { runnerShape } from './runners.js'
-import { JSON_FAIL, JSON_PASS, QUIET_BLOCK, afterTimestamp, isBareTimestamp, isCompactProgress, isCrossMark, lineShape, shapeScore, trimmedEnd } from './shapes.js'
+import { JSON_FAIL, JSON_PASS, QUIET_BLOCK, afterLinePrefix, hasServicePrefix, isBarePrefix, isCompactProgress, isCrossMark, lineShape, shapeScore, trimmedEnd } from './shapes.js'
 import { demoteRecapped, goJsonTest, goPassedBlockStart, isJestRecap, passedBlockStart, surefirePass } from './passing.js'
 import { endsWithSuccess, startsWithSuccess } from './verdict.js'
 
@@ -90,7 +90,7 @@ export function lineSalience(line: string, fromLineStart = true): number {
     if (best === 4) break
   }
   if (best > 0 && (endsWithSuccess(probe, 0, probe.length) || startsWithSuccess(probe, 0, probe.length))) best = 0
-  if (fromLineStart && best < 3 && line.length > 0 && mayHaveShape(line, 0)) best = Math.max(best, shapeScore(line, 0, line.length))
+  if (fromLineStart && best < 3 && line.length > 0 && mayHaveShape(line, 0, line.length)) best = Math.max(best, shapeScore(line, 0, line.length))
   return best
 }
 
@@ -177,21 +177,33 @@ for (const ch of '_Ee-=*#:rc \t{./') SHAPE_FIRST[ch.charCodeAt(0)] = 1
 for (let d = 48; d <= 57; d++) SHAPE_FIRST[d] = 2
 
 /**
- * True when the line at `start` may have a runner shape ({@link shapeScore}): it starts with one
+ * True when the content at `start` may have a runner shape ({@link shapeScore}): it starts with one
  * of `_ E e ● - = * # : r c { . /`, a cross mark (`× ✕ ✖ ✗ ✘ ❌ ⨯`), a private-use glyph (Swift Testing's),
- * indentation, a GitHub Actions timestamp, a compact reporter's `00:01 +` or `1) `. Most lines fail these
- * char-code tests and cost nothing more.
+ * indentation, a compact reporter's `00:01 +` or `1) `. Most lines fail these char-code tests
+ * and cost nothing more.
  */
-function mayHaveShape(text: string, start: number): boolean {
+function contentMayHaveShape(text: string, start: number): boolean {
   const c = text.charCodeAt(start)
   if (c >= 128) return c === 0x25cf || isCrossMark(c) || (c >= 0xdb80 && c <= 0xdbff)
   const k = SHAPE_FIRST[c]
   if (k !== 2) return k === 1
-  // a digit: `2024-01-02T...` (a timestamp), `00:01 +3 -1: ` (a compact reporter's progress) or `12) ` (a numbered failure)
-  if (text.charCodeAt(start + 4) === 45) return text.charCodeAt(start + 10) === 84
+  // a digit: `00:01 +3 -1: ` (a compact reporter's progress) or `12) ` (a numbered failure)
   if (text.charCodeAt(start + 2) === 58) return isCompactProgress(text, start)
   for (let i = start + 1; i < start + 5; i++) if (text.charCodeAt(i) === 41) return true
   return false
+}
+
+/**
+ * {@link contentMayHaveShape} of the line `[start, end)`, after its prefix (`shapes.ts`
+ * afterLinePrefix: a timestamp, and with `services` a Docker Compose `web-1  | `).
+ */
+function mayHaveShape(text: string, start: number, end: number, services = false): boolean {
+  const c = text.charCodeAt(start)
+  if (c === 91 || isDigit(c) || (services && isLetter(c))) {
+    const from = afterLinePrefix(text, start, end)
+    if (from > start) return from < end && contentMayHaveShape(text, from)
+  }
+  return contentMayHaveShape(text, start)
 }
 
 /** Trailing blanks {@link warningHeader} skips before the line's last char. */
@@ -204,7 +216,7 @@ const HEADER_TRAIL = 64
  * {@link HEADER_TRAIL}.
  */
 function warningHeader(text: string, start: number, end: number): boolean {
-  const from = afterTimestamp(text, start, end)
+  const from = afterLinePrefix(text, start, end)
   return text.startsWith('[WARNING] ', from) && text.charCodeAt(trimmedEnd(text, Math.max(from, end - HEADER_TRAIL), end) - 1) === 58
 }
 
@@ -216,7 +228,7 @@ function warningHeader(text: string, start: number, end: number): boolean {
  * 400 chars of it.
  */
 function warningText(text: string, start: number, end: number, hit: number): boolean {
-  let from = afterTimestamp(text, start, end)
+  let from = afterLinePrefix(text, start, end)
   while (from < end && from - start < 40 && (text.charCodeAt(from) === 32 || text.charCodeAt(from) === 9)) from++
   if (text.charCodeAt(from) === 91 || hit === from) return false
   // a failure word in capitals (`npm ERR!`) or after a location (`a.py:12: error:`) is a verdict
@@ -255,6 +267,36 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
   }
   let line = 0
   let start = 0
+  // A Docker Compose log (its first line starts with `web-1  | `): lines starting with a letter
+  // may have a runner shape after that prefix (see mayHaveShape).
+  const firstEnd = text.indexOf('\n')
+  const services = hasServicePrefix(text, 0, firstEnd === -1 ? n : firstEnd)
+  // The last timestamp prefix read: its width, the offset and char of its first separator, and
+  // its last char (any digit when it ends with one), and whether it is in brackets. A log stamps its lines alike, so a line that
+  // matches it there (five char tests) is read after that width without parsing its stamp again.
+  let stampWidth = 0
+  let stampSepAt = 0
+  let stampSep = 0
+  let stampLast = 0
+  let stampBracket = false
+  /** {@link mayHaveShape}, reading a timestamp like the last one without parsing it again. */
+  const shapeAt = (start: number, end: number): boolean => {
+    const c = text.charCodeAt(start)
+    if (c !== 91 && !isDigit(c)) return services && isLetter(c) ? mayHaveShape(text, start, end, true) : contentMayHaveShape(text, start)
+    if (stampWidth > 0 && (c === 91) === stampBracket && start + stampWidth < end && text.charCodeAt(start + stampSepAt) === stampSep && text.charCodeAt(start + stampWidth - 1) === 32 && isDigit(text.charCodeAt(start + stampSepAt - 1))) {
+      const last = text.charCodeAt(start + stampWidth - 2)
+      if (stampLast === 48 ? isDigit(last) : last === stampLast) return contentMayHaveShape(text, start + stampWidth)
+    }
+    const from = afterLinePrefix(text, start, end)
+    if (from === start) return contentMayHaveShape(text, start)
+    stampWidth = from - start
+    stampBracket = c === 91
+    stampSepAt = c === 91 ? 2 : 1
+    while (stampSepAt < stampWidth && isDigit(text.charCodeAt(start + stampSepAt))) stampSepAt++
+    stampSep = text.charCodeAt(start + stampSepAt)
+    stampLast = isDigit(text.charCodeAt(from - 2)) ? 48 : text.charCodeAt(from - 2)
+    return from < end && contentMayHaveShape(text, from)
+  }
   // Start of the line after a `[WARNING] ...:` header (see warningHeader), -1 when none.
   let warnNext = -1
   // `go test -json`: the salient output events of each test not yet over (package and test as one
@@ -265,7 +307,7 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
   const add = (start: number, end: number, score: number): void => {
     salientTotal++
     if (salient.length >= limit) return
-    let from = afterTimestamp(text, start, end)
+    let from = afterLinePrefix(text, start, end)
     for (let k = 0; k < 8 && text.charCodeAt(from) === 32; k++) from++
     if (text.charCodeAt(from) === 123) {
       const key = goJsonTest(text, from, end, true)
@@ -304,14 +346,14 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
   /** Whether the line `[start, end)` (without its `\r`) is inside the open quiet block (closing it when not). */
   const inQuiet = (start: number, end: number): boolean => {
     if (quietIndent < 0) return false
-    const from = afterTimestamp(text, start, end)
+    const from = afterLinePrefix(text, start, end)
     let i = from
     while (i < end && i - from <= quietIndent && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++
     if (i >= end || i - from > quietIndent) return true
     // A code frame's marked line (`    > 141 |`), at the entry's own indentation.
     if (i - from === quietIndent && text.charCodeAt(i) === 62 && text.charCodeAt(i + 1) === 32) return true
-    // A blank line that is only a GitHub Actions timestamp (`2024-01-02T03:04:05.1234567Z`).
-    if (from === start && isBareTimestamp(text, start, end)) return true
+    // A blank line that is only a line prefix (a GitHub Actions timestamp `2024-01-02T03:04:05.1234567Z`).
+    if (from === start && isBarePrefix(text, start, end)) return true
     quietIndent = -1
     return false
   }
@@ -336,7 +378,7 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
       return 0
     }
     if (shape !== QUIET_BLOCK) return shape
-    let i = afterTimestamp(text, start, end)
+    let i = afterLinePrefix(text, start, end)
     const from = i
     while (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9) i++
     quietIndent = i - from
@@ -358,7 +400,9 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
     while (lineEnd < hitAt) {
       line++
       const quiet = quietIndent >= 0 && inQuiet(start, endOf(start, lineEnd))
-      if (mayHaveShape(text, start)) {
+      // (inline for the common line: a first char that has no shape and starts no prefix, one table read)
+      const c = text.charCodeAt(start)
+      if (c < 128 && c !== 91 && !isDigit(c) && !services ? SHAPE_FIRST[c] === 1 : shapeAt(start, lineEnd)) {
         const end = endOf(start, lineEnd)
         const score = end > start ? shapeOf(start, end) : 0
         if (score > 0) add(start, end, quiet ? 1 : score)
@@ -394,7 +438,7 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
     warnNext = score <= 2 && warningHeader(text, start, end) ? lineEnd + 1 : -1
     opener = false
     // (read whatever the keyword score: a passing verdict's test name may hold one, `--- PASS: TestCreateFails`)
-    if (end > start && mayHaveShape(text, start)) {
+    if (end > start && shapeAt(start, end)) {
       const shape = shapeOf(start, end)
       if (!opener) score = Math.max(score, shape)
     }

@@ -29,7 +29,7 @@
  * | kotlinc (Gradle, Maven) | `e: file:///src/A.kt:12:5 Type mismatch: ...` (an error; its message may carry no keyword) | 3 |
  * | compilers, linters | `./a.go:12:5: undefined: x`, `/src/a.c:3:1: ...` (a location with a column at the line start, a path from `.` or `/`; not `note:`/`help:`) | 2 |
  *
- * Cost: a switch on one char code per line (after a GitHub Actions timestamp and at most 8
+ * Cost: a switch on one char code per line (after a line prefix, afterLinePrefix, and at most 8
  * spaces of indentation); only lines starting with one of `_ E e ● - = * # : r c { . /` or a digit, and
  * indented lines (their first token, for go test's location), read a few more chars, and never
  * past a bounded prefix (a JSON line: {@link JSON_PROBE} chars for its `Output` field). No regex.
@@ -42,26 +42,112 @@ const MAX_INDENT = 8
 const PROBE = 200
 
 
-/** Offset of the `Z` ending a GitHub Actions `2024-01-02T03:04:05.1234567Z` timestamp at `start`, else -1. */
-function timestampZ(text: string, start: number, end: number): number {
-  if (end - start >= 20 && text.charCodeAt(start + 4) === 45 && text.charCodeAt(start + 10) === 84 && isDigit(text.charCodeAt(start))) {
-    // seconds, then an optional fraction: read char by char, never past 32 chars
-    let z = start + 19
-    while (z < end && z - start < 32 && (isDigit(text.charCodeAt(z)) || text.charCodeAt(z) === 46)) z++
-    if (z < end && text.charCodeAt(z) === 90) return z
+/** True when `text` holds `n` ASCII digits at `at`. */
+function digitsAt(text: string, at: number, n: number): boolean {
+  for (let k = 0; k < n; k++) if (!isDigit(text.charCodeAt(at + k))) return false
+  return true
+}
+
+/** Most digits of a timestamp's fraction of a second read (GitHub Actions prints 7). */
+const FRACTION_MAX = 9
+/** Longest container name read in a {@link afterService} prefix. */
+const SERVICE_MAX = 64
+/** Longest line prefix {@link afterLinePrefix} skips: a container's name, its padding and `| `, a timestamp and its space. */
+export const LINE_PREFIX_MAX = SERVICE_MAX + 2 + 40
+
+/**
+ * Offset right after the timestamp that starts the line at `start` (none past `end`), else -1.
+ * The forms CI systems and loggers put before every line:
+ *
+ * - GitHub Actions / Azure Pipelines: `2024-01-02T03:04:05.1234567Z`;
+ * - an ISO or `date time` stamp, with an optional fraction (`.` or `,`) and zone (`Z`, `+01:00`,
+ *   `+0100`): `2024-01-02 03:04:05,678` (Python's logging), `2024-01-02T03:04:05.678+01:00`;
+ * - a clock alone, `03:04:05` or `03:04:05.678` (Jenkins' Timestamper plugin);
+ * - any of these in brackets: `[2024-01-02T03:04:05.678Z]` (Jenkins Pipeline), `[03:04:05]`.
+ *
+ * Reads at most 40 chars, char codes only.
+ */
+function stampEnd(text: string, start: number, end: number): number {
+  let i = start
+  const bracket = text.charCodeAt(i) === 91
+  if (bracket) i++
+  if (!isDigit(text.charCodeAt(i)) || end - i < 8) return -1
+  // the date, YYYY-MM-DD then `T` or a space (its separators and ends: every line of a log pays this)
+  if (text.charCodeAt(i + 4) === 45) {
+    if (text.charCodeAt(i + 7) !== 45 || !isDigit(text.charCodeAt(i + 9))) return -1
+    const sep = text.charCodeAt(i + 10)
+    if (sep !== 84 && sep !== 32) return -1
+    i += 11
   }
-  return -1
+  // the clock, HH:MM:SS
+  if (text.charCodeAt(i + 2) !== 58 || text.charCodeAt(i + 5) !== 58 || !isDigit(text.charCodeAt(i)) || !isDigit(text.charCodeAt(i + 7)) || !digitsAt(text, i + 3, 2)) return -1
+  i += 8
+  const dot = text.charCodeAt(i)
+  if ((dot === 46 || dot === 44) && isDigit(text.charCodeAt(i + 1))) {
+    const from = ++i
+    while (i - from < FRACTION_MAX && isDigit(text.charCodeAt(i))) i++
+  }
+  const z = text.charCodeAt(i)
+  if (z === 90) i++
+  else if ((z === 43 || z === 45) && digitsAt(text, i + 1, 2)) {
+    i += 3
+    if (text.charCodeAt(i) === 58) i++
+    if (digitsAt(text, i, 2)) i += 2
+  }
+  if (bracket) {
+    if (text.charCodeAt(i) !== 93) return -1
+    i++
+  }
+  return i <= end ? i : -1
 }
 
-/** Offset after a GitHub Actions `2024-01-02T03:04:05.1234567Z ` prefix at `start`, else `start`. */
-export function afterTimestamp(text: string, start: number, end: number): number {
-  if (end - start <= 21) return start
-  const z = timestampZ(text, start, end)
-  return z !== -1 && text.charCodeAt(z + 1) === 32 && z + 1 < end ? z + 2 : start
+/**
+ * Offset after the prefix a CI system, a logger or a container runner put before the line
+ * `[start, end)`: a Docker Compose container's `web-1  | ` ({@link afterService}), then a
+ * timestamp and the space after it ({@link stampEnd}: `2024-01-02T03:04:05.1234567Z `,
+ * `[03:04:05] `); `start` when there is none. Reads at most {@link LINE_PREFIX_MAX} chars.
+ */
+export function afterLinePrefix(text: string, start: number, end: number): number {
+  const from = afterService(text, start, end)
+  const e = stampEnd(text, from, end)
+  return e !== -1 && e < end && text.charCodeAt(e) === 32 ? e + 1 : from
 }
 
-/** True when the line `[start, end)` is a GitHub Actions timestamp alone (how some logs write a blank line). */
-export const isBareTimestamp = (text: string, start: number, end: number): boolean => timestampZ(text, start, end) === end - 1
+
+/**
+ * Offset after the `name-1  | ` prefix Docker Compose puts before each line a service's
+ * container logged (`web-1  | `, `db_1    | ` before Compose v2: a name from a letter, `-` or `_`, the
+ * replica's number, padding, `| `), else `start`. Reads at most {@link SERVICE_MAX} chars.
+ */
+function afterService(text: string, start: number, end: number): number {
+  if (!isLetter(text.charCodeAt(start))) return start
+  const stop = Math.min(end, start + SERVICE_MAX)
+  let i = start + 1
+  while (i < stop) {
+    const c = text.charCodeAt(i)
+    if (!(isLetterOrDigit(c) || c === 45 || c === 95 || c === 46)) break
+    i++
+  }
+  // the replica: `-1` / `_1` right before the padding
+  let d = i
+  while (d > start && isDigit(text.charCodeAt(d - 1))) d--
+  if (d === i || d - 1 <= start || (text.charCodeAt(d - 1) !== 45 && text.charCodeAt(d - 1) !== 95)) return start
+  if (text.charCodeAt(i) !== 32) return start
+  while (i < stop && text.charCodeAt(i) === 32) i++
+  if (text.charCodeAt(i) !== 124) return start
+  // `| ` then the line, or a bare `|` (a blank line)
+  if (i + 1 === end) return end
+  return text.charCodeAt(i + 1) === 32 ? i + 2 : start
+}
+
+/** True when the line `[start, end)` starts with a Docker Compose container's `web-1  | ` (see {@link afterService}). */
+export const hasServicePrefix = (text: string, start: number, end: number): boolean => afterService(text, start, end) > start
+
+/** True when the line `[start, end)` is a timestamp alone (how some logs write a blank line), or a container's blank line. */
+export function isBarePrefix(text: string, start: number, end: number): boolean {
+  const from = afterService(text, start, end)
+  return (from !== start && trimmedEnd(text, from, end) === from) || stampEnd(text, from, end) === end
+}
 
 /** The marks test reporters put before a failed test: `×` `✕` `✖` `✗` `✘` `❌`, `⨯` (Pest, Collision). */
 export function isCrossMark(c: number): boolean {
@@ -119,7 +205,7 @@ const CONSOLE_METHODS = ['log', 'error', 'warn', 'info', 'debug', 'trace']
 
 /** {@link shapeScore}, {@link QUIET_BLOCK} for a line that opens a quiet block, or {@link JSON_PASS}. */
 export function lineShape(text: string, start: number, end: number, inJson = false): number {
-  let i = afterTimestamp(text, start, end)
+  let i = afterLinePrefix(text, start, end)
   const lineStart = i
   const stop = Math.min(end, i + PROBE)
   while (i < stop && i - lineStart < MAX_INDENT && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++

@@ -17,7 +17,7 @@
  */
 import { isLetter } from './chars.js'
 import { lineAt, nextStart, type Line } from './lines.js'
-import { afterTimestamp, trimmedEnd } from './shapes.js'
+import { afterLinePrefix, trimmedEnd } from './shapes.js'
 
 /** Most chars of a bare header's words (`Error:`, `1) Failure:`, `* What went wrong:`). */
 export const BARE_HEADER_CHARS = 24
@@ -35,7 +35,7 @@ const VERDICT_ENDS = ['error', 'errors', 'failure', 'failures', 'failed']
 
 /** Offset of the line's content: after a CI timestamp and indentation (bounded). */
 export function contentAt(text: string, start: number, end: number): number {
-  let i = afterTimestamp(text, start, end)
+  let i = afterLinePrefix(text, start, end)
   const from = i
   while (i < end && i - from < 64 && isBlank(text.charCodeAt(i))) i++
   return i

@@ -6,7 +6,7 @@
  * `PASS`, `[       OK ]`, TAP's `ok 3`) before a test whose name holds a failure word.
  */
 import { isDigit, isLetter } from './chars.js'
-import { afterTimestamp, trimmedEnd } from './shapes.js'
+import { afterLinePrefix, trimmedEnd } from './shapes.js'
 
 
 /** Last words of a line that report a test's progress or success, not a failure. */
@@ -114,7 +114,7 @@ const LEAD_INDENT = 16
  * Reads at most a few dozen chars.
  */
 export function startsWithSuccess(text: string, start: number, end: number): boolean {
-  let i = afterTimestamp(text, start, end)
+  let i = afterLinePrefix(text, start, end)
   const from = i
   while (i < end && i - from < LEAD_INDENT && isBlankCode(text.charCodeAt(i))) i++
   if (i + 2 >= end) return false

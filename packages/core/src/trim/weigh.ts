@@ -29,7 +29,7 @@ import { isDigit, isLetter, isLetterOrDigit } from './chars.js'
 import { appFrames } from './frames.js'
 import { lineAt, nextStart } from './lines.js'
 import { runnerShape } from './runners.js'
-import { afterTimestamp } from './shapes.js'
+import { afterLinePrefix } from './shapes.js'
 import type { SalientLine } from './salient.js'
 import { RARE_NEAR, resolveWeights, type SalienceWeights } from './weights.js'
 
@@ -231,7 +231,7 @@ function isListItem(text: string, l: { start: number; end: number }, headerInden
 /** The header of a failure list: a line whose last non-blank char is `:`. */
 /** Python's `Traceback (most recent call last):`: a trace's header (its frames follow), not a list of failures. */
 function isTraceHeader(text: string, s: SalientLine): boolean {
-  const from = afterTimestamp(text, s.start, s.end)
+  const from = afterLinePrefix(text, s.start, s.end)
   let i = from
   while (i < s.end && i - from < 64 && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++
   return text.startsWith('Traceback (most recent call last):', i)
@@ -392,7 +392,7 @@ export function weighSalient(text: string, salient: readonly SalientLine[], opti
   const frameKinds = new Map<string, number>()
   for (const f of appFrames(text, salient, from, to)) {
     if (byLine.has(f.line)) continue
-    const at = afterTimestamp(text, f.start, f.end)
+    const at = afterLinePrefix(text, f.start, f.end)
     const body = text.slice(at, Math.min(f.end, at + FRAME_CHARS)).trim()
     if (!frameKinds.has(body)) frameKinds.set(body, ids.size + frameKinds.size)
     byLine.set(f.line, { ...f, template: frameKinds.get(body)! })

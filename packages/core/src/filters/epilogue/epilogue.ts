@@ -11,7 +11,7 @@ import type { MergedLines } from '../dedup/dedup.js'
 export interface Epilogue extends MergedLines {
   summaries: number[]
 }
-import { afterTimestamp, trimmedEnd } from '../../trim/shapes.js'
+import { afterLinePrefix, trimmedEnd } from '../../trim/shapes.js'
 
 /** The line that opens a GitHub Actions post step, after the log's timestamp. */
 const POST_STEP = 'Post job cleanup.'
@@ -22,9 +22,9 @@ export const MAX_EPILOGUE_LINES = 600
 /** Fewer lines than this are left as they are (the merged line would save nothing). */
 const MIN_EPILOGUE_LINES = 3
 
-/** True when `text[start, end)` is `s` after an optional GitHub Actions timestamp, trailing blanks and `\r` ignored. */
+/** True when `text[start, end)` is `s` after an optional line prefix (a CI timestamp, `shapes.ts` afterLinePrefix), trailing blanks and `\r` ignored. */
 function lineIs(text: string, start: number, end: number, s: string): boolean {
-  const from = afterTimestamp(text, start, end)
+  const from = afterLinePrefix(text, start, end)
   return trimmedEnd(text, from, end) - from === s.length && text.startsWith(s, from)
 }
 

@@ -1,0 +1,142 @@
+// Line prefixes (issue 16, section 1: logs from CI systems we never saw): the timestamp or
+// container name a CI system, a logger or Docker Compose puts before every line is read past
+// (`shapes.ts` afterLinePrefix), so a Jenkins, Python-logging or Compose log is read as a
+// GitHub Actions log is.
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { fitText } from './fit.js'
+import { DEFAULT_PROFILES } from './profiles.js'
+import { runnerShape } from './runners.js'
+import { scanLines } from './salient.js'
+import { afterLinePrefix, isBarePrefix } from './shapes.js'
+import { weighSalient } from './weigh.js'
+
+const profile = DEFAULT_PROFILES.terminal!
+
+/** The prefixes: a GitHub Actions stamp, the reference, then the forms read the same way. */
+const PREFIXES: Record<string, string> = {
+  gha: '2024-01-02T03:04:05.1234567Z ',
+  jenkinsPipeline: '[2024-01-02T03:04:05.678Z] ',
+  timestamper: '03:04:05 ',
+  timestamperMillis: '03:04:05.678 ',
+  bracketClock: '[03:04:05] ',
+  pythonLogging: '2024-01-02 03:04:05,678 ',
+  isoZone: '2024-01-02T03:04:05.678+01:00 ',
+  compose: 'web-1  | ',
+  composeV1: 'api_worker_1  | ',
+  composeStamped: 'web-1  | 2024-01-02T03:04:05.123456789Z ',
+}
+
+describe('afterLinePrefix (shapes.ts)', () => {
+  it.each(Object.entries(PREFIXES))('reads past %s', (_, prefix) => {
+    const line = `${prefix}[ERROR] Tests run: 3, Failures: 1`
+    expect(afterLinePrefix(line, 0, line.length)).toBe(prefix.length)
+  })
+
+  it.each([
+    '12:34 ERROR x', // minutes and seconds only
+    '1:02:03 ERROR x', // a one-digit hour
+    '2024-01-02 ERROR x', // a date alone
+    '[INFO] Tests run: 3',
+    '[03:04:05 ERROR x', // no closing bracket
+    '03:04:05ERROR x', // no space after it
+    '      12 |     expect(value).toBe(3)', // a code frame
+    '    > 12 |     expect(value).toBe(3)',
+    'web-1 |x', // no space after the bar
+    'web | ERROR x', // no replica number
+    '-1 | ERROR x',
+    `${'a'.repeat(80)}-1  | ERROR x`, // longer than a container's name is read
+    '2024-13-02T03:04:05Z', // nothing after it
+  ])('reads no prefix in %j', (line) => {
+    expect(afterLinePrefix(line, 0, line.length)).toBe(0)
+  })
+
+  it('tells a blank line behind a prefix', () => {
+    const bare = (line: string): boolean => isBarePrefix(line, 0, line.length)
+    expect(bare('2024-01-02T03:04:05.1234567Z')).toBe(true)
+    expect(bare('[03:04:05]')).toBe(true)
+    expect(bare('03:04:05.678')).toBe(true)
+    expect(bare('web-1  |')).toBe(true)
+    expect(bare('web-1  | ')).toBe(true)
+    expect(bare('web-1  | x')).toBe(false)
+    expect(bare('03:04:05 x')).toBe(false)
+    expect(bare('12:34')).toBe(false)
+  })
+
+  it("reads a runner's shape after any of them", () => {
+    for (const prefix of Object.values(PREFIXES)) {
+      expect(runnerShape(`${prefix}--- FAIL: TestParse (0.00s)`)).toBe('failure')
+      expect(runnerShape(`${prefix}[ERROR] Tests run: 4, Failures: 1, Errors: 0, Skipped: 0`)).toBe('summary')
+    }
+  })
+})
+
+/** Lines of several runners' output: shapes, verdicts, traces, headers, noise. */
+const POOL = [
+  '[INFO] Running org.acme.ParserTest',
+  '[ERROR] Tests run: 3, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.2 s <<< FAILURE! - in org.acme.ParserTest',
+  '[ERROR] testEmpty(org.acme.ParserTest)  Time elapsed: 0.01 s  <<< FAILURE!',
+  'java.lang.AssertionError: expected:<1> but was:<2>',
+  '\tat org.acme.ParserTest.testEmpty(ParserTest.java:42)',
+  '[INFO] Tests run: 6, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.03 s - in org.acme.LexerTest',
+  '[WARNING] Cannot get the branch information from the git repository:',
+  'Detecting the current branch failed: fatal: ref HEAD is not a symbolic ref',
+  '=== RUN   TestParse',
+  '    parse_test.go:12: got 1, want 2',
+  '--- FAIL: TestParse (0.00s)',
+  '--- PASS: TestLex (0.00s)',
+  'FAIL\tgithub.com/acme/parse\t0.012s',
+  'FAILED tests/test_api.py::test_login - AssertionError: assert 401 == 200',
+  '______________________________ test_login ______________________________',
+  'E       AssertionError: assert 401 == 200',
+  '======================================================================',
+  'ERROR: test_parse (tests.test_parser.ParserTest)',
+  'Traceback (most recent call last):',
+  '  File "tests/test_parser.py", line 12, in test_parse',
+  'FAIL src/parser.test.ts',
+  '  \u25cf parser \u203a reads an empty file',
+  '    TypeError: Cannot read properties of undefined (reading \'length\')',
+  '  \u2713 reads a file (3 ms)',
+  'test parser::tests::empty ... FAILED',
+  'test parser::tests::lex ... ok',
+  "thread 'parser::tests::empty' panicked at src/parser.rs:12:5:",
+  'src/parser.c:12:5: error: expected \';\' after expression',
+  'npm ERR! Test failed.  See above for more details.',
+  'BUILD FAILED in 14s',
+  'Compiling parser v0.1.0',
+  'step 12 of 40 done',
+  '',
+  '    at Object.<anonymous> (src/parser.test.ts:12:20)',
+  'Summary of all failing tests',
+]
+
+describe('a prefixed log is read as a GitHub Actions log is', () => {
+  it('scores and weighs every line the same behind any prefix (fast-check)', () => {
+    const forms = Object.keys(PREFIXES).filter((k) => k !== 'gha')
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...POOL), { minLength: 1, maxLength: 80 }), fc.constantFrom(...forms), (lines, form) => {
+        const read = (prefix: string): Array<[number, number]> => {
+          const text = lines.map((l) => `${prefix}${l}`).join('\n')
+          return weighSalient(text, scanLines(text, true).salient).map((s) => [s.line, s.score])
+        }
+        expect(read(PREFIXES[form]!)).toEqual(read(PREFIXES.gha!))
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it("keeps a Jenkins Timestamper log's failing tests as it keeps a plain one's", () => {
+    // 40 passing classes that log errors, then two failing ones and Maven's summary.
+    const lines: string[] = []
+    for (let i = 0; i < 40; i++) {
+      lines.push(`[INFO] Running org.acme.Collector${i}Test`, `ERROR o.a.Collector - collect failed for target ${i}: java.net.ConnectException: Connection refused`, `[INFO] Tests run: 2, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.0${i % 10} s - in org.acme.Collector${i}Test`)
+      if (i === 20) lines.push('[INFO] Running org.acme.ParserTest', '[ERROR] Tests run: 1, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.1 s <<< FAILURE! - in org.acme.ParserTest', '[ERROR] testEmpty(org.acme.ParserTest)  Time elapsed: 0.01 s  <<< FAILURE!', 'java.lang.AssertionError: expected:<1> but was:<2>')
+    }
+    lines.push('[INFO] Results:', '[ERROR] Failures: ', '[ERROR]   ParserTest.testEmpty:42 expected:<1> but was:<2>', '[ERROR] Tests run: 81, Failures: 1, Errors: 0, Skipped: 0', '[INFO] BUILD FAILURE')
+    for (const prefix of ['', '03:04:05 ', '[2024-01-02T03:04:05.678Z] ']) {
+      const out = fitText(lines.map((l) => `${prefix}${l}`).join('\n'), 1800 + 12 * prefix.length, profile).text
+      expect(out).toContain(`${prefix}java.lang.AssertionError: expected:<1> but was:<2>`)
+      expect(out).toContain(`${prefix}[ERROR] testEmpty(org.acme.ParserTest)  Time elapsed: 0.01 s  <<< FAILURE!`)
+    }
+  })
+})
