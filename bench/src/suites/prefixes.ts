@@ -14,25 +14,25 @@ import { runHeldout } from '../heldout-run.js'
 import { mean } from '../metrics/stats.js'
 import { REPORT_BUDGETS } from './trimming.js'
 
-/** A prefix put before every line: the n-th line's text. */
+/**
+ * A prefix put before every line. The same on every line: labels are lines, not positions, so a
+ * label the log prints twice is kept by either copy; a stamp that moved on would tie it to one.
+ */
 export interface LinePrefix {
   id: string
   /** What it is, for the report. */
   label: string
-  /** The prefix of line `i` (0-based): a timestamp moves on every 200 lines, as a build's clock does. */
-  of: (i: number) => string
+  prefix: string
 }
-
-const minute = (i: number): string => String(4 + (Math.floor(i / 200) % 50)).padStart(2, '0')
 
 /** The prefixes measured; `none` and `gha` first (the logs as they are; the reference). */
 export const LINE_PREFIXES: readonly LinePrefix[] = [
-  { id: 'none', label: 'as they are', of: () => '' },
-  { id: 'gha', label: 'GitHub Actions `2024-01-02T03:04:05.1234567Z ` (reference)', of: (i) => `2024-01-02T03:${minute(i)}:05.1234567Z ` },
-  { id: 'jenkins', label: 'Jenkins Pipeline `[2024-01-02T03:04:05.678Z] `', of: (i) => `[2024-01-02T03:${minute(i)}:05.678Z] ` },
-  { id: 'timestamper', label: "Jenkins Timestamper's clock `03:04:05 `", of: (i) => `03:${minute(i)}:05 ` },
-  { id: 'logging', label: "Python logging's `2024-01-02 03:04:05,678 `", of: (i) => `2024-01-02 03:${minute(i)}:05,678 ` },
-  { id: 'compose', label: 'Docker Compose `app-1  | `', of: () => 'app-1  | ' },
+  { id: 'none', label: 'as they are', prefix: '' },
+  { id: 'gha', label: 'GitHub Actions `2024-01-02T03:04:05.1234567Z ` (reference)', prefix: '2024-01-02T03:04:05.1234567Z ' },
+  { id: 'jenkins', label: 'Jenkins Pipeline `[2024-01-02T03:04:05.678Z] `', prefix: '[2024-01-02T03:04:05.678Z] ' },
+  { id: 'timestamper', label: "Jenkins Timestamper's clock `03:04:05 `", prefix: '03:04:05 ' },
+  { id: 'logging', label: "Python logging's `2024-01-02 03:04:05,678 `", prefix: '2024-01-02 03:04:05,678 ' },
+  { id: 'compose', label: 'Docker Compose `app-1  | `', prefix: 'app-1  | ' },
 ]
 
 const STAMPED = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/
@@ -49,7 +49,7 @@ export function isStamped(c: TrimCase): boolean {
  */
 export function withPrefix(c: TrimCase, p: LinePrefix): TrimCase {
   const lines = c.text.split('\n')
-  const out = lines.map((l, i) => (l === '' && i === lines.length - 1 ? l : p.of(i) + l))
+  const out = lines.map((l, i) => (l === '' && i === lines.length - 1 ? l : p.prefix + l))
   const first = new Map<string, number>()
   lines.forEach((l, i) => {
     const t = l.trim()
