@@ -55,13 +55,15 @@ export function figureRows(r: Report): string[][] {
     }
     // Behind another CI system's line prefix (the prefix suite): the range over its prefixes, the reference and the logs as they are left out.
     const p8k = r.prefixes?.budgets.indexOf(8000) ?? -1
-    const behind = (method: string): number[] => (r.prefixes?.rows ?? []).filter((x) => x.set === 'shared corpus' && x.method === method && x.prefix !== 'none' && x.prefix !== 'gha').map((x) => x.retention[p8k]!)
+    const isOther = (prefix: string): boolean => prefix !== 'none' && prefix !== 'gha'
+    const behind = (method: string): number[] => (r.prefixes?.rows ?? []).filter((x) => x.set === 'shared corpus' && x.method === method && isOther(x.prefix)).map((x) => x.retention[p8k]!)
     const ps = p8k >= 0 ? behind('spillway') : []
     const ph = p8k >= 0 ? behind('head-tail') : []
     if (ps.length > 0 && ph.length > 0) {
       const range = (xs: number[]): string => `${pct(Math.min(...xs))} - ${pct(Math.max(...xs))}`
       const logs = r.prefixes!.rows.find((x) => x.set === 'shared corpus')!.logs
-      rows.push([`labelled failure lines of the ${logs} shared-corpus CI logs without a timestamp of their own, behind another CI system's line prefix on every line (Jenkins Pipeline, Timestamper, Python logging, Docker Compose)`, `**${range(ps)}**`, `${range(ph)} (${label('head-tail')})`])
+      const names = r.prefixes!.prefixes.filter((p) => isOther(p.id)).map((p) => p.name ?? p.id)
+      rows.push([`labelled failure lines of the ${logs} shared-corpus CI logs without a timestamp of their own, behind another CI system's line prefix on every line (${names.join(', ')})`, `**${range(ps)}**`, `${range(ph)} (${label('head-tail')})`])
     }
     const sources = [...new Set(t.curves.map((c) => c.labelSource))]
     const mine = sources.map((s) => t.curves.find((c) => c.labelSource === s && c.method === 'spillway')?.budgetFor90)

@@ -22,17 +22,19 @@ export interface LinePrefix {
   id: string
   /** What it is, for the report. */
   label: string
+  /** Its name alone, for a sentence. */
+  name: string
   prefix: string
 }
 
 /** The prefixes measured; `none` and `gha` first (the logs as they are; the reference). */
 export const LINE_PREFIXES: readonly LinePrefix[] = [
-  { id: 'none', label: 'as they are', prefix: '' },
-  { id: 'gha', label: 'GitHub Actions `2024-01-02T03:04:05.1234567Z ` (reference)', prefix: '2024-01-02T03:04:05.1234567Z ' },
-  { id: 'jenkins', label: 'Jenkins Pipeline `[2024-01-02T03:04:05.678Z] `', prefix: '[2024-01-02T03:04:05.678Z] ' },
-  { id: 'timestamper', label: "Jenkins Timestamper's clock `03:04:05 `", prefix: '03:04:05 ' },
-  { id: 'logging', label: "Python logging's `2024-01-02 03:04:05,678 `", prefix: '2024-01-02 03:04:05,678 ' },
-  { id: 'compose', label: 'Docker Compose `app-1  | `', prefix: 'app-1  | ' },
+  { id: 'none', label: 'as they are', name: 'none', prefix: '' },
+  { id: 'gha', label: 'GitHub Actions `2024-01-02T03:04:05.1234567Z ` (reference)', name: 'GitHub Actions', prefix: '2024-01-02T03:04:05.1234567Z ' },
+  { id: 'jenkins', label: 'Jenkins Pipeline `[2024-01-02T03:04:05.678Z] `', name: 'Jenkins Pipeline', prefix: '[2024-01-02T03:04:05.678Z] ' },
+  { id: 'timestamper', label: "Jenkins Timestamper's clock `03:04:05 `", name: 'Timestamper', prefix: '03:04:05 ' },
+  { id: 'logging', label: "Python logging's `2024-01-02 03:04:05,678 `", name: 'Python logging', prefix: '2024-01-02 03:04:05,678 ' },
+  { id: 'compose', label: 'Docker Compose `app-1  | `', name: 'Docker Compose', prefix: 'app-1  | ' },
 ]
 
 const STAMPED = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/
@@ -74,7 +76,7 @@ export interface PrefixRow {
 /** What the prefix suite reports. */
 export interface PrefixResult {
   budgets: number[]
-  prefixes: Array<{ id: string; label: string }>
+  prefixes: Array<{ id: string; label: string; name?: string }>
   rows: PrefixRow[]
   /** Excerpts over their budget, all methods (must be 0). */
   overBudget: number
@@ -98,7 +100,7 @@ export function runPrefixes(sets: ReadonlyArray<[string, readonly TrimCase[]]>, 
       }
     }
   }
-  return { budgets: [...REPORT_BUDGETS], prefixes: prefixes.map(({ id, label }) => ({ id, label })), rows, overBudget }
+  return { budgets: [...REPORT_BUDGETS], prefixes: prefixes.map(({ id, label, name }) => ({ id, label, name })), rows, overBudget }
 }
 
 const pct = (v: number): string => `${(v * 100).toFixed(1)}%`

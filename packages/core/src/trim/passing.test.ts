@@ -363,6 +363,27 @@ describe("Jest's recap of every failing file (passing.ts isJestRecap, demoteReca
     expect(scores).toEqual([1, 4, 1, 4])
   })
 
+  it("keeps an earlier run's only copy: the recap holds its own run's failures", () => {
+    // package A's run (one file, no recap) fails with the message package B's recap prints again
+    const a = ['FAIL packages/a/x.test.js', '  \u25cf a \u203a reads', '', "    TypeError: Cannot read properties of undefined (reading 'field1')", 'Test Suites: 1 failed, 1 total', 'Tests:       1 failed, 1 total']
+    const lines = [...a, ...run(3)]
+    const scan = scanLines(lines.join('\n'), true)
+    const scores = scan.salient.filter((s) => lines[s.line - 1]!.includes("reading 'field1'")).map((s) => s.score)
+    expect(scores).toEqual([4, 1, 4]) // package A's, B's run's, B's recap's
+  })
+
+  it('reads a coloured run as a plain one (Jest colours its heading and counts; large logs keep their codes)', () => {
+    const bold = (l: string): string => (l.startsWith('Test Suites:') || l === RECAP ? `\x1b[1m${l}\x1b[22m` : l)
+    const lines = [...run(2), ...run(2)].map(bold)
+    const scan = scanLines(lines.join('\n'), true)
+    expect(scan.salient.filter((s) => lines[s.line - 1]!.includes("reading 'field0'")).map((s) => s.score)).toEqual([1, 4, 1, 4])
+  })
+
+  it('reads the heading behind a long line prefix', () => {
+    const line = `integration_tests_1  | 2024-01-02T03:04:05.123456789Z \x1b[1m${RECAP}\x1b[22m`
+    expect(isJestRecap(line, 0, line.length)).toBe(true)
+  })
+
   it('leaves a log without the heading as it was', () => {
     const lines = run(3).filter((l) => l !== RECAP)
     const scan = scanLines(lines.join('\n'), true)

@@ -8,7 +8,7 @@
  * Bounded: each verdict line reads its own chars and the text since the previous verdict once.
  */
 import { isDigit } from './chars.js'
-import { afterLinePrefix, jsonField, trimmedEnd } from './shapes.js'
+import { afterLinePrefix, afterSgr, jsonField, trimmedEnd } from './shapes.js'
 
 /** Longest `[LEVEL] ` prefix skipped before `Tests run:` / `Running ` (`[INFO] `, `[WARNING] `). */
 const LEVEL_PREFIX = 10
@@ -188,16 +188,6 @@ const JEST_RECAP = 'Summary of all failing tests'
 /** Chars of a salient line compared between a first report and its re-print. */
 const RECAP_KEY_CHARS = 200
 
-/** Offset after the ANSI SGR codes (`\x1b[1m`) at `i`, reading at most 3 of them. */
-function afterSgr(text: string, i: number, end: number): number {
-  for (let n = 0; n < 3 && text.charCodeAt(i) === 27 && text.charCodeAt(i + 1) === 91; n++) {
-    let k = i + 2
-    while (k < end && k - i < 12 && (isDigit(text.charCodeAt(k)) || text.charCodeAt(k) === 59)) k++
-    if (text.charCodeAt(k) !== 109) break
-    i = k + 1
-  }
-  return i
-}
 
 /**
  * True when the line `[start, end)` is Jest's `Summary of all failing tests` heading (after a CI
@@ -206,26 +196,33 @@ function afterSgr(text: string, i: number, end: number): number {
  * file` header, `●` test headers, messages and code frames it printed while the run went on.
  */
 export function isJestRecap(text: string, start: number, end: number): boolean {
-  if (end - start > 80) return false
   const i = afterSgr(text, afterLinePrefix(text, start, end), end)
-  if (!text.startsWith(JEST_RECAP, i)) return false
+  if (end - i > 60 || !text.startsWith(JEST_RECAP, i)) return false
   const rest = afterSgr(text, i + JEST_RECAP.length, end)
   return trimmedEnd(text, rest, end) === rest
 }
 
-/** A salient line's text for comparing a report with its re-print: after a CI timestamp, trimmed, its first 200 chars. */
+/** Offset of a salient line's text: after a line prefix and Jest's colour codes. */
+const recapFrom = (text: string, s: { start: number; end: number }): number => afterSgr(text, afterLinePrefix(text, s.start, s.end), s.end)
+
+/** A salient line's text for comparing a report with its re-print: after a line prefix, trimmed, its first 200 chars (colour codes kept). */
 function recapKey(text: string, s: { start: number; end: number }): string {
   const from = afterLinePrefix(text, s.start, s.end)
   return text.slice(from, Math.min(s.end, from + RECAP_KEY_CHARS)).trim()
 }
 
+/** True when the salient line `s` is a Jest run's `Test Suites:` count (its last line but two: the run's end), coloured or not. */
+const isRunEnd = (text: string, s: { start: number; end: number }): boolean => text.startsWith('Test Suites:', recapFrom(text, s))
+
 /**
- * Jest's recap holds every failure a second time: each salient line printed while the run went
- * on whose text the recap prints again scores 1, so the budget goes to the recap (all failures,
- * together) and not to two copies. `recaps`: for each recap heading, in order, the index in
- * `salient` of the first salient line from the heading on. A recap runs from there to its
- * `Test Suites:` line (or the next heading, or the end); the lines compared with it are those
- * after the previous recap. Reads each salient line of those spans once, its first 200 chars.
+ * Jest's recap holds every failure of its run a second time: each salient line printed while
+ * the run went on whose text the recap prints again scores 1, so the budget goes to the recap
+ * (all failures, together) and not to two copies. `recaps`: for each recap heading, in order,
+ * the index in `salient` of the first salient line from the heading on. A recap runs from there
+ * to its `Test Suites:` line (or the next heading, or the end); the lines compared with it are
+ * those of its own run: after the last `Test Suites:` line above it (an earlier run's end, whose
+ * failures this recap does not hold) or the previous recap. Reads each salient line of those
+ * spans at most twice, its first 200 chars.
  */
 export function demoteRecapped(text: string, salient: { start: number; end: number; score: number }[], recaps: readonly number[]): void {
   let from = 0
@@ -234,11 +231,12 @@ export function demoteRecapped(text: string, salient: { start: number; end: numb
     const again = new Set<string>()
     let k = r
     for (; k < stop; k++) {
-      const key = recapKey(text, salient[k]!)
-      if (key.startsWith('Test Suites:')) break
-      again.add(key)
+      if (isRunEnd(text, salient[k]!)) break
+      again.add(recapKey(text, salient[k]!))
     }
-    for (let i = from; i < r; i++) if (again.has(recapKey(text, salient[i]!))) salient[i]!.score = 1
+    let runStart = r
+    while (runStart > from && !isRunEnd(text, salient[runStart - 1]!)) runStart--
+    for (let i = runStart; i < r; i++) if (again.has(recapKey(text, salient[i]!))) salient[i]!.score = 1
     from = k
   })
 }

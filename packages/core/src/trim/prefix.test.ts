@@ -8,7 +8,7 @@ import { fitText } from './fit.js'
 import { DEFAULT_PROFILES } from './profiles.js'
 import { runnerShape } from './runners.js'
 import { scanLines } from './salient.js'
-import { afterLinePrefix, isBarePrefix } from './shapes.js'
+import { LinePrefixReader, afterLinePrefix, hasServices, isBarePrefix } from './shapes.js'
 import { weighSalient } from './weigh.js'
 
 const profile = DEFAULT_PROFILES.terminal!
@@ -46,9 +46,31 @@ describe('afterLinePrefix (shapes.ts)', () => {
     'web | ERROR x', // no replica number
     '-1 | ERROR x',
     `${'a'.repeat(80)}-1  | ERROR x`, // longer than a container's name is read
-    '2024-13-02T03:04:05Z', // nothing after it
+    '2024-13-02T03:04:05Z', // nothing after the stamp (its digits are not checked for a calendar: a log's own stamps need not be)
   ])('reads no prefix in %j', (line) => {
     expect(afterLinePrefix(line, 0, line.length)).toBe(0)
+  })
+
+  it.each([
+    // Spring Boot pads the level to five chars (`%5p`): the pad is not an indentation
+    ['2024-01-02T03:04:05.678+01:00  INFO 4242 --- [main] o.a.App : started', 'INFO 4242'],
+    ['2024-01-02T03:04:05.678+01:00  WARN 4242 --- [main] o.a.App : slow', 'WARN 4242'],
+    ['2024-01-02T03:04:05.678+01:00 ERROR 4242 --- [main] o.a.App : failed', 'ERROR 4242'],
+    // a real indentation stays: a stack frame under a stamp
+    ['2024-01-02T03:04:05.1234567Z     at org.acme.App.main(App.java:12)', '    at org'],
+    ['2024-01-02T03:04:05.1234567Z  INFOx', ' INFOx'],
+    // a container's name after the stamp (GitHub Actions running Compose), foreman's `web.1`
+    ['2024-01-02T03:04:05.1234567Z web-1  | ● parser › reads', '● parser'],
+    ['03:04:05 web.1  | FAIL src/a.test.ts', 'FAIL src'],
+  ])('reads %j to %j', (line, content) => {
+    expect(line.slice(afterLinePrefix(line, 0, line.length)).startsWith(content)).toBe(true)
+  })
+
+  it("finds a Compose log's names on any of its first lines", () => {
+    expect(hasServices('Attaching to web-1, db-1\nweb-1  | starting\n')).toBe(true)
+    expect(hasServices('2024-01-02T03:04:05.1234567Z Attaching to web-1\n2024-01-02T03:04:05.1234567Z web-1  | starting')).toBe(true)
+    expect(hasServices('step 1\nstep 2\n  12 | expect(x)\n')).toBe(false)
+    expect(hasServices(`${'step\n'.repeat(60)}web-1  | late`)).toBe(false) // only the first 50 lines are read
   })
 
   it('tells a blank line behind a prefix', () => {
@@ -110,6 +132,31 @@ const POOL = [
   'Summary of all failing tests',
 ]
 
+/** Line starts a log may mix: stamps of several forms, look-alikes that are none, names, bare stamps. */
+const STARTS = [
+  '2024-01-02T03:04:05.1234567Z ', '2024-01-02T03:04:05.12Z ', '2024-01-02T03:04:05.678+01:00 ', '2024-01-02 03:04:05,678 ', '2024-01-02 03:04:05 ',
+  '[2024-01-02T03:04:05.678Z] ', '[03:04:05] ', '03:04:05 ', '03:04:05.678 ', '00:01 +3 ~1 -1: ', '12) ', '2024-01-02 ', '1234-56-78T90:12:34Z ',
+  '2024-01-02T03:04:05.1234567Z', '[INFO] ', 'web-1  | ', '2024-01-02T03:04:05.1234567Z web-1  | ', '03:04:05 web.1  | ', '', '   ', 'x',
+]
+const CONTENTS = ['FAIL src/a.test.ts', ' INFO 12 --- started', '    at a.B.c(B.java:1)', '\u25cf a \u203a b', 'ERROR boom', '', '--- FAIL: TestX (0.00s)']
+
+describe('LinePrefixReader (shapes.ts): the scan reads a stamp like the last one without parsing it', () => {
+  it('gives afterLinePrefix\'s offset on every line of any mix (fast-check)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom(...STARTS), fc.constantFrom(...CONTENTS), fc.nat(9)), { minLength: 1, maxLength: 60 }), (parts) => {
+        // (the digits of each stamp vary from line to line, as a clock's do)
+        const lines = parts.map(([a, b, d]) => a.replace(/\d/g, (x) => String((Number(x) + d) % 10)) + b)
+        const reader = new LinePrefixReader(true)
+        for (const line of lines) expect(reader.after(line, 0, line.length)).toBe(afterLinePrefix(line, 0, line.length))
+        // without names: the same on every line that holds none
+        const plain = new LinePrefixReader(false)
+        for (const line of lines) if (!line.includes(' | ')) expect(plain.after(line, 0, line.length)).toBe(afterLinePrefix(line, 0, line.length))
+      }),
+      { numRuns: 2000 },
+    )
+  })
+})
+
 describe('a prefixed log is read as a GitHub Actions log is', () => {
   it('scores and weighs every line the same behind any prefix (fast-check)', () => {
     const forms = Object.keys(PREFIXES).filter((k) => k !== 'gha')
@@ -123,6 +170,28 @@ describe('a prefixed log is read as a GitHub Actions log is', () => {
       }),
       { numRuns: 300 },
     )
+  })
+
+  it("does not read a Spring Boot log's padded level as an indented continuation of the failure above", () => {
+    // `%5p`: `  INFO` after the stamp. Read as indented, the INFO lines under the trace were kept
+    // as its continuation at 4,000 chars, in place of a later salient WARN line (review of round 13).
+    const ts = (i: number): string => `2024-01-02T03:04:${String(i % 60).padStart(2, '0')}.678+01:00`
+    const lines: string[] = []
+    for (let i = 0; i < 300; i++) {
+      if (i === 150) {
+        lines.push(`${ts(i)} ERROR 4242 --- [           main] o.s.boot.SpringApplication               : Application run failed`)
+        lines.push('java.lang.IllegalStateException: Failed to load ApplicationContext for [WebMergedContextConfiguration@1]')
+        for (let k = 0; k < 6; k++) lines.push(`\tat org.springframework.test.context.cache.DefaultCacheAwareContextLoaderDelegate.loadContext(DefaultCacheAwareContextLoaderDelegate.java:${100 + k})`)
+        lines.push('Caused by: org.postgresql.util.PSQLException: Connection to localhost:5432 refused.')
+        for (let k = 0; k < 4; k++) lines.push(`\tat org.postgresql.core.v3.ConnectionFactoryImpl.openConnectionImpl(ConnectionFactoryImpl.java:${300 + k})`)
+      }
+      lines.push(`${ts(i)}  INFO 4242 --- [           main] o.a.c.c.StandardService${i}                 : Starting service [Tomcat] step ${i}`)
+      if (i % 7 === 0) lines.push(`${ts(i)}  WARN 4242 --- [           main] o.h.e.j.e.i.JdbcEnvironmentInitiator    : HHH000342: Could not obtain connection to query metadata ${i}`)
+    }
+    const out = fitText(lines.join('\n'), 4000, profile).text
+    expect(out).toContain('Caused by: org.postgresql.util.PSQLException')
+    expect(out).toContain('343: ') // a WARN line of the run after the failure
+    expect(out).not.toMatch(/^18[78]: /m) // the INFO lines right under the trace
   })
 
   it("keeps a Jenkins Timestamper log's failing tests as it keeps a plain one's", () => {

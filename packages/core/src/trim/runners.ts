@@ -11,7 +11,7 @@
  * (tape, node-tap, prove, bats), Dart/Flutter's compact reporter, GNU make's recipe failure, kotlinc.
  */
 
-import { afterLinePrefix } from './shapes.js'
+import { afterLinePrefix, afterSgr } from './shapes.js'
 
 /** What a line is to its test runner. */
 export type RunnerShape = 'summary' | 'failure'
@@ -116,9 +116,9 @@ function contentOf(line: string): string {
     if (c === 32 || c === 9) i++
     else if (c >= 0xdb80 && c <= 0xdbff && i === 0) i += 2 // a status glyph (private use: Swift Testing's)
     else if (c === 27) {
-      const m = s.indexOf('m', i)
-      if (m < 0 || m - i > 12) break
-      i = m + 1
+      const j = afterSgr(s, i, s.length)
+      if (j === i) break
+      i = j
     } else if (c === 91 /* [ */) {
       const close = s.indexOf(']', i)
       // [ERROR] [INFO] [WARNING] [  FAILED  ] [gw0]: a short tag, then the content

@@ -8,7 +8,7 @@ import { afterLocation, hitScore, KEYWORDS, WORDS } from './keywords.js'
 import { compileLiterals, literalCursor } from '../scan/literals.js'
 import { isDigit, isLetter, isUpper } from './chars.js'
 import { runnerShape } from './runners.js'
-import { JSON_FAIL, JSON_PASS, QUIET_BLOCK, afterLinePrefix, hasServicePrefix, isBarePrefix, isCompactProgress, isCrossMark, lineShape, shapeScore, trimmedEnd } from './shapes.js'
+import { JSON_FAIL, JSON_PASS, LinePrefixReader, QUIET_BLOCK, afterLinePrefix, hasServices, isBarePrefix, isCompactProgress, isCrossMark, lineShape, shapeScore, trimmedEnd } from './shapes.js'
 import { demoteRecapped, goJsonTest, goPassedBlockStart, isJestRecap, passedBlockStart, surefirePass } from './passing.js'
 import { endsWithSuccess, startsWithSuccess } from './verdict.js'
 
@@ -267,35 +267,17 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
   }
   let line = 0
   let start = 0
-  // A Docker Compose log (its first line starts with `web-1  | `): lines starting with a letter
-  // may have a runner shape after that prefix (see mayHaveShape).
-  const firstEnd = text.indexOf('\n')
-  const services = hasServicePrefix(text, 0, firstEnd === -1 ? n : firstEnd)
-  // The last timestamp prefix read: its width, the offset and char of its first separator, and
-  // its last char (any digit when it ends with one), and whether it is in brackets. A log stamps its lines alike, so a line that
-  // matches it there (five char tests) is read after that width without parsing its stamp again.
-  let stampWidth = 0
-  let stampSepAt = 0
-  let stampSep = 0
-  let stampLast = 0
-  let stampBracket = false
-  /** {@link mayHaveShape}, reading a timestamp like the last one without parsing it again. */
+  // A Docker Compose log (a container's `web-1  | ` on one of its first lines): lines starting
+  // with a letter may have a runner shape after that prefix (see mayHaveShape).
+  const services = hasServices(text)
+  // Each line's prefix read by one reader: it remembers the last timestamp (`shapes.ts`).
+  const prefixes = new LinePrefixReader(services)
+  /** {@link mayHaveShape}`(text, start, end, services)`, a timestamp like the last one read without parsing it again. */
   const shapeAt = (start: number, end: number): boolean => {
     const c = text.charCodeAt(start)
     if (c !== 91 && !isDigit(c)) return services && isLetter(c) ? mayHaveShape(text, start, end, true) : contentMayHaveShape(text, start)
-    if (stampWidth > 0 && (c === 91) === stampBracket && start + stampWidth < end && text.charCodeAt(start + stampSepAt) === stampSep && text.charCodeAt(start + stampWidth - 1) === 32 && isDigit(text.charCodeAt(start + stampSepAt - 1))) {
-      const last = text.charCodeAt(start + stampWidth - 2)
-      if (stampLast === 48 ? isDigit(last) : last === stampLast) return contentMayHaveShape(text, start + stampWidth)
-    }
-    const from = afterLinePrefix(text, start, end)
-    if (from === start) return contentMayHaveShape(text, start)
-    stampWidth = from - start
-    stampBracket = c === 91
-    stampSepAt = c === 91 ? 2 : 1
-    while (stampSepAt < stampWidth && isDigit(text.charCodeAt(start + stampSepAt))) stampSepAt++
-    stampSep = text.charCodeAt(start + stampSepAt)
-    stampLast = isDigit(text.charCodeAt(from - 2)) ? 48 : text.charCodeAt(from - 2)
-    return from < end && contentMayHaveShape(text, from)
+    const from = prefixes.after(text, start, end)
+    return from > start ? from < end && contentMayHaveShape(text, from) : contentMayHaveShape(text, start)
   }
   // Start of the line after a `[WARNING] ...:` header (see warningHeader), -1 when none.
   let warnNext = -1

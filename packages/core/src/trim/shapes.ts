@@ -34,13 +34,24 @@
  * indented lines (their first token, for go test's location), read a few more chars, and never
  * past a bounded prefix (a JSON line: {@link JSON_PROBE} chars for its `Output` field). No regex.
  */
-import { isDigit, isLetter, isLetterOrDigit } from './chars.js'
+import { isDigit, isLetter, isLetterOrDigit, isUpper } from './chars.js'
 
 /** Chars of indentation skipped before the first char is looked at. */
 const MAX_INDENT = 8
 /** Chars of a line the shapes read at most. */
 const PROBE = 200
 
+
+/** Offset after the ANSI colour codes (SGR: `\x1b[1m`, `\x1b[31;1m`) at `i`, at most 3 of them, each at most 12 chars. */
+export function afterSgr(text: string, i: number, end: number): number {
+  for (let n = 0; n < 3 && text.charCodeAt(i) === 27 && text.charCodeAt(i + 1) === 91; n++) {
+    let k = i + 2
+    while (k < end && k - i < 12 && (isDigit(text.charCodeAt(k)) || text.charCodeAt(k) === 59)) k++
+    if (text.charCodeAt(k) !== 109) break
+    i = k + 1
+  }
+  return i
+}
 
 /** True when `text` holds `n` ASCII digits at `at`. */
 function digitsAt(text: string, at: number, n: number): boolean {
@@ -52,8 +63,8 @@ function digitsAt(text: string, at: number, n: number): boolean {
 const FRACTION_MAX = 9
 /** Longest container name read in a {@link afterService} prefix. */
 const SERVICE_MAX = 64
-/** Longest line prefix {@link afterLinePrefix} skips: a container's name, its padding and `| `, a timestamp and its space. */
-export const LINE_PREFIX_MAX = SERVICE_MAX + 2 + 40
+/** Longest line prefix {@link afterLinePrefix} skips: a container's name, its padding and `| `, a timestamp and its space, a level's pad. */
+export const LINE_PREFIX_MAX = SERVICE_MAX + 2 + 40 + 1
 
 /**
  * Offset right after the timestamp that starts the line at `start` (none past `end`), else -1.
@@ -103,20 +114,110 @@ function stampEnd(text: string, start: number, end: number): number {
 
 /**
  * Offset after the prefix a CI system, a logger or a container runner put before the line
- * `[start, end)`: a Docker Compose container's `web-1  | ` ({@link afterService}), then a
- * timestamp and the space after it ({@link stampEnd}: `2024-01-02T03:04:05.1234567Z `,
- * `[03:04:05] `); `start` when there is none. Reads at most {@link LINE_PREFIX_MAX} chars.
+ * `[start, end)`: a container's `web-1  | ` ({@link afterService}) and a timestamp with the space
+ * after it ({@link stampEnd}: `2024-01-02T03:04:05.1234567Z `, `[03:04:05] `), in either order
+ * (`docker compose logs -t` puts the stamp after the name, GitHub Actions its own before it);
+ * `start` when there is none. A logger's level padded to five chars after a stamp (Spring Boot's
+ * `%5p`: `2024-01-02T03:04:05.678+01:00  INFO 4242 --- [main] ...`) loses its pad space: it is
+ * not an indentation. Reads at most {@link LINE_PREFIX_MAX} chars.
  */
 export function afterLinePrefix(text: string, start: number, end: number): number {
-  const from = afterService(text, start, end)
-  const e = stampEnd(text, from, end)
-  return e !== -1 && e < end && text.charCodeAt(e) === 32 ? e + 1 : from
+  const service = afterService(text, start, end)
+  const e = stampEnd(text, service, end)
+  if (e === -1 || e >= end || text.charCodeAt(e) !== 32) return service
+  return service === start ? afterStamp(text, e + 1, end) : afterLevelPad(text, e + 1, end)
 }
 
+/** Offset after what may follow a timestamp's space at `at`: a container's name, else a level's pad. */
+function afterStamp(text: string, at: number, end: number): number {
+  const from = afterService(text, at, end)
+  return from === at ? afterLevelPad(text, at, end) : from
+}
+
+/** Longest timestamp (and its space) a {@link LinePrefixReader} remembers. */
+const STAMP_MEMO_MAX = 48
+
+/**
+ * {@link afterLinePrefix} for the lines of one log, in order: a log stamps its lines alike, so
+ * the reader remembers the last timestamp it parsed at a line's start (where its chars other
+ * than digits are: `-`, `T`, `:`, `.`, `Z`, the space after it) and reads a line that has the
+ * same chars at the same places and a digit first without parsing its stamp again: the same
+ * offset as `afterLinePrefix` on every line whose stamp holds digits where the last one did
+ * (the parse reads no char past that space, and tells its chars apart only as digits or as
+ * those chars). Without `services` (a log whose lines hold no container's name: see
+ * {@link hasServices}) it reads no name, before a stamp or after it.
+ */
+export class LinePrefixReader {
+  private readonly at = new Uint8Array(STAMP_MEMO_MAX)
+  private readonly chars = new Uint16Array(STAMP_MEMO_MAX)
+  private count = 0
+  private width = 0
+
+  constructor(private readonly services: boolean) {}
+
+  /** {@link afterLinePrefix}`(text, start, end)` (with no container's name unless `services`). */
+  after(text: string, start: number, end: number): number {
+    const c = text.charCodeAt(start)
+    // (a line that starts with neither holds no timestamp first: a container's name, or nothing)
+    if (c !== 91 && !isDigit(c)) return this.services ? afterLinePrefix(text, start, end) : start
+    const w = this.width
+    if (w > 0 && start + w <= end && isDigit(text.charCodeAt(c === 91 ? start + 1 : start))) {
+      const { at, chars, count } = this
+      let k = 0
+      while (k < count && text.charCodeAt(start + at[k]!) === chars[k]) k++
+      if (k === count) {
+        const p = start + w
+        if (this.services) return afterStamp(text, p, end)
+        return text.charCodeAt(p) === 32 ? afterLevelPad(text, p, end) : p
+      }
+    }
+    const e = stampEnd(text, start, end)
+    if (e === -1 || e >= end || text.charCodeAt(e) !== 32) return start
+    if (e + 1 - start <= STAMP_MEMO_MAX) {
+      this.width = e + 1 - start
+      this.count = 0
+      for (let k = 0; k < this.width; k++) {
+        const x = text.charCodeAt(start + k)
+        if (isDigit(x)) continue
+        this.at[this.count] = k
+        this.chars[this.count++] = x
+      }
+    }
+    return this.services ? afterStamp(text, e + 1, end) : afterLevelPad(text, e + 1, end)
+  }
+}
+
+/** Lines of a log's start {@link hasServices} reads (and at most 64 chars of each line's start). */
+const SERVICE_PROBE_LINES = 50
+
+/**
+ * True when one of the first {@link SERVICE_PROBE_LINES} lines of `text` holds a container's
+ * name before or after its timestamp (`web-1  | `, `2024-01-02T03:04:05.1234567Z web-1  | `):
+ * `docker compose up` prints `Attaching to web-1` and its own progress first.
+ */
+export function hasServices(text: string): boolean {
+  let start = 0
+  for (let n = 0; n < SERVICE_PROBE_LINES && start < text.length; n++) {
+    let end = text.indexOf('\n', start)
+    if (end === -1) end = text.length
+    if (afterService(text, start, end) > start) return true
+    const e = stampEnd(text, start, end)
+    if (e !== -1 && e < end && text.charCodeAt(e) === 32 && afterService(text, e + 1, end) > e + 1) return true
+    start = end + 1
+  }
+  return false
+}
+
+/** `at` past one space that pads a logger's upper-case level word of four letters (` INFO `, ` WARN `), else `at`. */
+function afterLevelPad(text: string, at: number, end: number): number {
+  if (text.charCodeAt(at) !== 32 || at + 6 > end || text.charCodeAt(at + 5) !== 32) return at
+  for (let k = at + 1; k < at + 5; k++) if (!isUpper(text.charCodeAt(k))) return at
+  return at + 1
+}
 
 /**
  * Offset after the `name-1  | ` prefix Docker Compose puts before each line a service's
- * container logged (`web-1  | `, `db_1    | ` before Compose v2: a name from a letter, `-` or `_`, the
+ * container logged (`web-1  | `, `db_1    | ` before Compose v2, foreman's `web.1  | `: a name from a letter, `-`, `_` or `.`, the
  * replica's number, padding, `| `), else `start`. Reads at most {@link SERVICE_MAX} chars.
  */
 function afterService(text: string, start: number, end: number): number {
@@ -128,10 +229,11 @@ function afterService(text: string, start: number, end: number): number {
     if (!(isLetterOrDigit(c) || c === 45 || c === 95 || c === 46)) break
     i++
   }
-  // the replica: `-1` / `_1` right before the padding
+  // the replica: `-1` / `_1` (`.1`: foreman) right before the padding
   let d = i
   while (d > start && isDigit(text.charCodeAt(d - 1))) d--
-  if (d === i || d - 1 <= start || (text.charCodeAt(d - 1) !== 45 && text.charCodeAt(d - 1) !== 95)) return start
+  const sep = text.charCodeAt(d - 1)
+  if (d === i || d - 1 <= start || (sep !== 45 && sep !== 95 && sep !== 46)) return start
   if (text.charCodeAt(i) !== 32) return start
   while (i < stop && text.charCodeAt(i) === 32) i++
   if (text.charCodeAt(i) !== 124) return start
@@ -140,13 +242,12 @@ function afterService(text: string, start: number, end: number): number {
   return text.charCodeAt(i + 1) === 32 ? i + 2 : start
 }
 
-/** True when the line `[start, end)` starts with a Docker Compose container's `web-1  | ` (see {@link afterService}). */
-export const hasServicePrefix = (text: string, start: number, end: number): boolean => afterService(text, start, end) > start
 
-/** True when the line `[start, end)` is a timestamp alone (how some logs write a blank line), or a container's blank line. */
+/** True when the line `[start, end)` is a line prefix alone (a timestamp, a container's name: how such logs write a blank line). */
 export function isBarePrefix(text: string, start: number, end: number): boolean {
-  const from = afterService(text, start, end)
-  return (from !== start && trimmedEnd(text, from, end) === from) || stampEnd(text, from, end) === end
+  const from = afterLinePrefix(text, start, end)
+  if (from > start) return trimmedEnd(text, from, end) === from
+  return stampEnd(text, start, end) === end
 }
 
 /** The marks test reporters put before a failed test: `×` `✕` `✖` `✗` `✘` `❌`, `⨯` (Pest, Collision). */
