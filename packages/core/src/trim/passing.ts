@@ -188,10 +188,9 @@ const JEST_RECAP = 'Summary of all failing tests'
 /** Chars of a salient line compared between a first report and its re-print. */
 const RECAP_KEY_CHARS = 200
 
-
 /**
- * True when the line `[start, end)` is Jest's `Summary of all failing tests` heading (after a CI
- * timestamp; bold when coloured). Jest prints it when a run of more test files than its summary
+ * True when the line `[start, end)` is Jest's `Summary of all failing tests` heading (after a line
+ * prefix; bold when coloured). Jest prints it when a run of more test files than its summary
  * threshold (20) has failures, and then prints each failing file's report again: the same `FAIL
  * file` header, `●` test headers, messages and code frames it printed while the run went on.
  */

@@ -63,8 +63,10 @@ function digitsAt(text: string, at: number, n: number): boolean {
 const FRACTION_MAX = 9
 /** Longest container name read in a {@link afterService} prefix. */
 const SERVICE_MAX = 64
-/** Longest line prefix {@link afterLinePrefix} skips: a container's name, its padding and `| `, a timestamp and its space, a level's pad. */
-export const LINE_PREFIX_MAX = SERVICE_MAX + 2 + 40 + 1
+/** Most chars of a timestamp {@link stampEnd} reads (a bracketed ISO stamp with a 9-digit fraction and a zone is 37). */
+const STAMP_CHARS = 40
+/** Longest line prefix {@link afterLinePrefix} skips: a container's name with its padding and `| `, a timestamp and its space, a level's pad. */
+export const LINE_PREFIX_MAX = SERVICE_MAX + 2 + STAMP_CHARS + 1 + 1
 
 /**
  * Offset right after the timestamp that starts the line at `start` (none past `end`), else -1.
@@ -76,7 +78,7 @@ export const LINE_PREFIX_MAX = SERVICE_MAX + 2 + 40 + 1
  * - a clock alone, `03:04:05` or `03:04:05.678` (Jenkins' Timestamper plugin);
  * - any of these in brackets: `[2024-01-02T03:04:05.678Z]` (Jenkins Pipeline), `[03:04:05]`.
  *
- * Reads at most 40 chars, char codes only.
+ * Reads at most {@link STAMP_CHARS} chars, char codes only.
  */
 function stampEnd(text: string, start: number, end: number): number {
   let i = start
@@ -241,7 +243,6 @@ function afterService(text: string, start: number, end: number): number {
   if (i + 1 === end) return end
   return text.charCodeAt(i + 1) === 32 ? i + 2 : start
 }
-
 
 /** True when the line `[start, end)` is a line prefix alone (a timestamp, a container's name: how such logs write a blank line). */
 export function isBarePrefix(text: string, start: number, end: number): boolean {
