@@ -34,6 +34,7 @@ export const LINE_PREFIXES: readonly LinePrefix[] = [
   { id: 'jenkins', label: 'Jenkins Pipeline `[2024-01-02T03:04:05.678Z] `', name: 'Jenkins Pipeline', prefix: '[2024-01-02T03:04:05.678Z] ' },
   { id: 'timestamper', label: "Jenkins Timestamper's clock `03:04:05 `", name: 'Timestamper', prefix: '03:04:05 ' },
   { id: 'logging', label: "Python logging's `2024-01-02 03:04:05,678 `", name: 'Python logging', prefix: '2024-01-02 03:04:05,678 ' },
+  { id: 'golog', label: "Go's log package `2024/01/02 03:04:05 `", name: 'Go log', prefix: '2024/01/02 03:04:05 ' },
   { id: 'compose', label: 'Docker Compose `app-1  | `', name: 'Docker Compose', prefix: 'app-1  | ' },
 ]
 

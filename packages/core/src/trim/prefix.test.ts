@@ -21,6 +21,9 @@ const PREFIXES: Record<string, string> = {
   timestamperMillis: '03:04:05.678 ',
   bracketClock: '[03:04:05] ',
   pythonLogging: '2024-01-02 03:04:05,678 ',
+  goLog: '2024/01/02 03:04:05 ',
+  goLogMicros: '2024/01/02 03:04:05.123456 ',
+  bazel: '(03:04:05) ',
   isoZone: '2024-01-02T03:04:05.678+01:00 ',
   compose: 'web-1  | ',
   composeV1: 'api_worker_1  | ',
@@ -46,6 +49,9 @@ describe('afterLinePrefix (shapes.ts)', () => {
     'web | ERROR x', // no replica number
     '-1 | ERROR x',
     `${'a'.repeat(80)}-1  | ERROR x`, // longer than a container's name is read
+    '2024/01-02 03:04:05 ERROR x', // two kinds of date separator
+    '(03:04:05] ERROR x', // a parenthesis closed by a bracket
+    '(12:34) ERROR x',
     '2024-13-02T03:04:05Z', // nothing after the stamp (its digits are not checked for a calendar: a log's own stamps need not be)
   ])('reads no prefix in %j', (line) => {
     expect(afterLinePrefix(line, 0, line.length)).toBe(0)
@@ -135,7 +141,7 @@ const POOL = [
 /** Line starts a log may mix: stamps of several forms, look-alikes that are none, names, bare stamps. */
 const STARTS = [
   '2024-01-02T03:04:05.1234567Z ', '2024-01-02T03:04:05.12Z ', '2024-01-02T03:04:05.678+01:00 ', '2024-01-02 03:04:05,678 ', '2024-01-02 03:04:05 ',
-  '[2024-01-02T03:04:05.678Z] ', '[03:04:05] ', '03:04:05 ', '03:04:05.678 ', '00:01 +3 ~1 -1: ', '12) ', '2024-01-02 ', '1234-56-78T90:12:34Z ',
+  '[2024-01-02T03:04:05.678Z] ', '[03:04:05] ', '(03:04:05) ', '2024/01/02 03:04:05 ', '(12:34) ', '03:04:05 ', '03:04:05.678 ', '00:01 +3 ~1 -1: ', '12) ', '2024-01-02 ', '1234-56-78T90:12:34Z ',
   '2024-01-02T03:04:05.1234567Z', '[INFO] ', 'web-1  | ', '2024-01-02T03:04:05.1234567Z web-1  | ', '03:04:05 web.1  | ', '', '   ', 'x',
 ]
 const CONTENTS = ['FAIL src/a.test.ts', ' INFO 12 --- started', '    at a.B.c(B.java:1)', '\u25cf a \u203a b', 'ERROR boom', '', '--- FAIL: TestX (0.00s)']

@@ -199,7 +199,7 @@ function contentMayHaveShape(text: string, start: number): boolean {
  */
 function mayHaveShape(text: string, start: number, end: number, services = false): boolean {
   const c = text.charCodeAt(start)
-  if (c === 91 || isDigit(c) || (services && isLetter(c))) {
+  if (c === 91 || c === 40 || isDigit(c) || (services && isLetter(c))) {
     const from = afterLinePrefix(text, start, end)
     if (from > start) return from < end && contentMayHaveShape(text, from)
   }
@@ -275,7 +275,7 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
   /** {@link mayHaveShape}`(text, start, end, services)`, a timestamp like the last one read without parsing it again. */
   const shapeAt = (start: number, end: number): boolean => {
     const c = text.charCodeAt(start)
-    if (c !== 91 && !isDigit(c)) return services && isLetter(c) ? mayHaveShape(text, start, end, true) : contentMayHaveShape(text, start)
+    if (c !== 91 && c !== 40 && !isDigit(c)) return services && isLetter(c) ? mayHaveShape(text, start, end, true) : contentMayHaveShape(text, start)
     const from = prefixes.after(text, start, end)
     return from > start ? from < end && contentMayHaveShape(text, from) : contentMayHaveShape(text, start)
   }
@@ -384,7 +384,7 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
       const quiet = quietIndent >= 0 && inQuiet(start, endOf(start, lineEnd))
       // (inline for the common line: a first char that has no shape and starts no prefix, one table read)
       const c = text.charCodeAt(start)
-      if (c < 128 && c !== 91 && !isDigit(c) && !services ? SHAPE_FIRST[c] === 1 : shapeAt(start, lineEnd)) {
+      if (c < 128 && c !== 91 && c !== 40 && !isDigit(c) && !services ? SHAPE_FIRST[c] === 1 : shapeAt(start, lineEnd)) {
         const end = endOf(start, lineEnd)
         const score = end > start ? shapeOf(start, end) : 0
         if (score > 0) add(start, end, quiet ? 1 : score)

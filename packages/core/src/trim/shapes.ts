@@ -76,18 +76,22 @@ export const LINE_PREFIX_MAX = SERVICE_MAX + 2 + STAMP_CHARS + 1 + 1
  * - an ISO or `date time` stamp, with an optional fraction (`.` or `,`) and zone (`Z`, `+01:00`,
  *   `+0100`): `2024-01-02 03:04:05,678` (Python's logging), `2024-01-02T03:04:05.678+01:00`;
  * - a clock alone, `03:04:05` or `03:04:05.678` (Jenkins' Timestamper plugin);
- * - any of these in brackets: `[2024-01-02T03:04:05.678Z]` (Jenkins Pipeline), `[03:04:05]`.
+ * - Go's `log` package: `2024/01/02 03:04:05` (a date with slashes);
+ * - any of these in brackets or parentheses: `[2024-01-02T03:04:05.678Z]` (Jenkins Pipeline),
+ *   `[03:04:05]`, `(03:04:05)` (Bazel's `--show_timestamps`).
  *
  * Reads at most {@link STAMP_CHARS} chars, char codes only.
  */
 function stampEnd(text: string, start: number, end: number): number {
   let i = start
-  const bracket = text.charCodeAt(i) === 91
+  const open = text.charCodeAt(i)
+  const bracket = open === 91 || open === 40
   if (bracket) i++
   if (!isDigit(text.charCodeAt(i)) || end - i < 8) return -1
-  // the date, YYYY-MM-DD then `T` or a space (its separators and ends: every line of a log pays this)
-  if (text.charCodeAt(i + 4) === 45) {
-    if (text.charCodeAt(i + 7) !== 45 || !isDigit(text.charCodeAt(i + 9))) return -1
+  // the date, YYYY-MM-DD (or YYYY/MM/DD) then `T` or a space (its separators and ends: every line of a log pays this)
+  const dash = text.charCodeAt(i + 4)
+  if (dash === 45 || dash === 47) {
+    if (text.charCodeAt(i + 7) !== dash || !isDigit(text.charCodeAt(i + 9))) return -1
     const sep = text.charCodeAt(i + 10)
     if (sep !== 84 && sep !== 32) return -1
     i += 11
@@ -108,7 +112,7 @@ function stampEnd(text: string, start: number, end: number): number {
     if (digitsAt(text, i, 2)) i += 2
   }
   if (bracket) {
-    if (text.charCodeAt(i) !== 93) return -1
+    if (text.charCodeAt(i) !== (open === 91 ? 93 : 41)) return -1
     i++
   }
   return i <= end ? i : -1
@@ -161,9 +165,9 @@ export class LinePrefixReader {
   after(text: string, start: number, end: number): number {
     const c = text.charCodeAt(start)
     // (a line that starts with neither holds no timestamp first: a container's name, or nothing)
-    if (c !== 91 && !isDigit(c)) return this.services ? afterLinePrefix(text, start, end) : start
+    if (c !== 91 && c !== 40 && !isDigit(c)) return this.services ? afterLinePrefix(text, start, end) : start
     const w = this.width
-    if (w > 0 && start + w <= end && isDigit(text.charCodeAt(c === 91 ? start + 1 : start))) {
+    if (w > 0 && start + w <= end && isDigit(text.charCodeAt(c === 91 || c === 40 ? start + 1 : start))) {
       const { at, chars, count } = this
       let k = 0
       while (k < count && text.charCodeAt(start + at[k]!) === chars[k]) k++
