@@ -7,7 +7,7 @@ import { ownTemplateKey, weighSalient } from './weigh.js'
 import { runnerShape } from './runners.js'
 import { endsWithSuccess, startsWithSuccess } from './verdict.js'
 import { surefireProgress } from './passing.js'
-import { afterLinePrefix, isBarePrefix, trimmedEnd } from './shapes.js'
+import { isBarePrefix, trimmedEnd } from './shapes.js'
 import { resolveWeights, type SalienceWeights } from './weights.js'
 import { clipLine, countLines, headChars, safeEnd, safeStart } from './text.js'
 import type { LineRange, Profile } from './types.js'
@@ -100,8 +100,8 @@ function quietTailTop(text: string, salient: readonly SalientLine[], tailStart: 
   while (at < salient[k]!.start) {
     const next = nextStart(text, at)
     const end = next - 1 // (the line's `\n`: every line read here has one, a salient line follows)
-    const from = afterLinePrefix(text, at, end)
-    const blank = trimmedEnd(text, from, end) === from || isBarePrefix(text, at, trimmedEnd(text, at, end))
+    const e = trimmedEnd(text, at, end)
+    const blank = e === at || isBarePrefix(text, at, e)
     if (!(blank || startsWithSuccess(text, at, end) || endsWithSuccess(text, at, end, true) || surefireProgress(text, at, end))) break
     at = next
   }

@@ -194,12 +194,12 @@ function contentMayHaveShape(text: string, start: number): boolean {
 }
 
 /**
- * {@link contentMayHaveShape} of the line `[start, end)`, after its prefix (`shapes.ts`
- * afterLinePrefix: a timestamp, and with `services` a Docker Compose `web-1  | `).
+ * {@link contentMayHaveShape} of the line `[start, end)`, after its timestamp (`shapes.ts`
+ * afterLinePrefix). The scan reads its lines' prefixes through a `LinePrefixReader` instead.
  */
-function mayHaveShape(text: string, start: number, end: number, services = false): boolean {
+function mayHaveShape(text: string, start: number, end: number): boolean {
   const c = text.charCodeAt(start)
-  if (c === 91 || c === 40 || isDigit(c) || (services && isLetter(c))) {
+  if (c === 91 || c === 40 || isDigit(c)) {
     const from = afterLinePrefix(text, start, end)
     if (from > start) return from < end && contentMayHaveShape(text, from)
   }
@@ -272,10 +272,13 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
   const services = hasServices(text)
   // Each line's prefix read by one reader: it remembers the last timestamp (`shapes.ts`).
   const prefixes = new LinePrefixReader(services)
-  /** {@link mayHaveShape}`(text, start, end, services)`, a timestamp like the last one read without parsing it again. */
+  /**
+   * {@link contentMayHaveShape} of the line `[start, end)` after its prefix: a timestamp (one like
+   * the last is not parsed again), and in a Compose log a container's name.
+   */
   const shapeAt = (start: number, end: number): boolean => {
     const c = text.charCodeAt(start)
-    if (c !== 91 && c !== 40 && !isDigit(c)) return services && isLetter(c) ? mayHaveShape(text, start, end, true) : contentMayHaveShape(text, start)
+    if (c !== 91 && c !== 40 && !isDigit(c) && !(services && isLetter(c))) return contentMayHaveShape(text, start)
     const from = prefixes.after(text, start, end)
     return from > start ? from < end && contentMayHaveShape(text, from) : contentMayHaveShape(text, start)
   }
