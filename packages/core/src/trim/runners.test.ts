@@ -30,6 +30,21 @@ const SUMMARIES: Array<[string, string]> = [
   ['CTest list', 'The following tests FAILED:'],
   ['GitHub Actions timestamp', '2024-03-01T10:11:12.1234567Z test result: FAILED. 3 passed; 1 failed; 0 ignored'],
   ['TAP', '# fail  4'],
+  ['gotestsum', 'DONE 101 tests, 3 skipped, 2 failures in 12.345s'],
+  ['gotestsum reruns', 'DONE 3 runs, 14 tests, 8 failures'],
+  ['gotestsum build error', 'DONE 0 tests, 1 failure, 1 error'],
+  ['gotestsum failed section', '=== Failed'],
+  ['gotestsum failed section, coloured', '=== \x1b[31mFailed\x1b[0m'],
+  ['gotestsum errors section, coloured', '=== Errors\x1b[0m'],
+  ['Cucumber scenarios', '3 scenarios (1 failed, 2 passed)'],
+  ['Cucumber steps', '12 steps (1 failed, 2 skipped, 9 passed)'],
+  ['Cucumber, coloured', '3 scenarios (\x1b[31m1 failed\x1b[0m, \x1b[32m2 passed\x1b[0m)'],
+  ['RSpec rerun list', 'Failed examples:'],
+  ['tox 3', 'ERROR:   py37: commands failed'],
+  ['tox 4', '  py311: FAIL code 1 (2.10=setup[0.05]+cmd[2.05] seconds)'],
+  ['tox 4, signal', '  docs: FAIL code -3 (0.01 seconds)'],
+  ['tox 4 verdict', '  evaluation failed :( (8.65 seconds)'],
+  ['nox', 'nox > Session tests-3.11 failed.'],
 ]
 
 const FAILURES: Array<[string, string]> = [
@@ -47,6 +62,9 @@ const FAILURES: Array<[string, string]> = [
   ['.NET', '  Failed Acme.Tests.ParserTests.ParsesEmpty [12 ms]'],
   ['CTest', '3/10 Test  #3: parser_test ......................***Failed    0.01 sec'],
   ['TAP', 'not ok 8 react order is enforced'],
+  ['gotestsum summary entry', '=== FAIL: internal/parser TestParseEmpty (0.00s)'],
+  ['gotestsum summary entry, coloured', '=== \x1b[31mFAIL\x1b[0m: internal/parser TestParseEmpty/sub (0.01s)'],
+  ['gotestsum package build failure', '=== FAIL: example.com/internal/cacher  (0.00s)'],
 ]
 
 describe('runnerShape', () => {
@@ -67,6 +85,15 @@ describe('runnerShape', () => {
     'OK (5 tests, 8 assertions)',
     '100% tests passed, 0 tests failed out of 10',
     'error: expected `;` before `}`',
+    'DONE 12 tests in 0.412s',
+    'DONE 12 tests, 2 skipped in 0.412s',
+    '=== SKIP: internal/parser TestSlow (0.00s)',
+    '=== RUN   TestParseEmpty',
+    '3 scenarios (3 passed)',
+    '12 steps (2 skipped, 10 passed)',
+    '  py311: OK (2.10=setup[0.05]+cmd[2.05] seconds)',
+    '  congratulations :) (2.20 seconds)',
+    'nox > Session tests-3.11 was successful.',
   ])('not a runner verdict: %s', (line) => expect(runnerShape(line)).toBeUndefined())
 
   it('never throws, reads a bounded prefix, is deterministic', () => {

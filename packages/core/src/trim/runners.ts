@@ -8,7 +8,8 @@
  * Shapes covered: JUnit/Maven Surefire, Gradle, javac, pytest, unittest, go test (also inside
  * `go test -json` lines), cargo test, Jest, Vitest, Mocha, PHPUnit, RSpec, minitest, Cucumber,
  * xcodebuild/XCTest, Swift Testing, clang/Swift diagnostics, .NET (`dotnet test`/VSTest/MSBuild), CTest, TAP
- * (tape, node-tap, prove, bats), Dart/Flutter's compact reporter, GNU make's recipe failure, kotlinc.
+ * (tape, node-tap, prove, bats), Dart/Flutter's compact reporter, GNU make's recipe failure, kotlinc,
+ * gotestsum's summary, tox 3 and 4, nox.
  */
 
 import { afterLinePrefix, afterSgr } from './shapes.js'
@@ -21,6 +22,10 @@ const PROBE = 200
 
 // Each pattern is anchored at the line's content start and reads a bounded prefix: no
 // backtracking over the whole line.
+
+/** An optional SGR colour code, where a runner colours a word inside its line (gotestsum, Cucumber). */
+const SGR = String.raw`(?:\x1b\[[\d;]*m)?`
+
 const SUMMARY: readonly RegExp[] = [
   /^Tests run: \d+, Failures: (?:[1-9]\d*, Errors: \d+|\d+, Errors: [1-9])/, // Surefire/Failsafe, JUnit ant
   /^BUILD (?:FAILURE|FAILED)\b/, // Maven, Gradle
@@ -57,6 +62,14 @@ const SUMMARY: readonly RegExp[] = [
   /^# fail\s+[1-9]\d*$/, // TAP (tape, node-tap, prove): # fail  4
   /^Test run with \d+ tests? failed/, // Swift Testing (after its status glyph)
   /^Suite "[^"]*" failed after/, // Swift Testing suite verdict
+  /^DONE(?: \d+ runs,)? \d+ tests(?:, \d+ skipped)?, \d+ (?:failures?|errors?)\b/, // gotestsum: DONE 12 tests, 2 failures in 0.5s
+  new RegExp(`^=== ${SGR}(?:Failed|Errors)${SGR}$`), // gotestsum's summary sections
+  new RegExp(`^\\d+ (?:scenarios?|steps?) \\((?:${SGR}\\d+ \\w+${SGR}, )*${SGR}\\d+ failed`), // Cucumber: 3 scenarios (1 failed, 2 passed)
+  /^Failed examples:$/, // RSpec: the rerun list's header
+  /^ERROR: +\S+: (?:commands failed|InvocationError)/, // tox 3: ERROR:   py37: commands failed
+  /^\S+: FAIL code -?\d+ \(/, // tox 4: py311: FAIL code 1 (2.10=setup[0.05]+cmd[2.05] seconds)
+  /^evaluation failed :\(/, // tox 4
+  /^nox > Session \S+ (?:failed|aborted)/, // nox: nox > Session tests-3.11 failed.
 ]
 
 const FAILURE: readonly RegExp[] = [
@@ -91,6 +104,7 @@ const FAILURE: readonly RegExp[] = [
   /^Test "[^"]*" (?:recorded an issue|failed after)/, // Swift Testing (after its status glyph)
   /^\d\d:\d\d \+\d+.* \[E\]$/, // Dart / Flutter compact reporter: 00:01 +3 -1: test name [E]
   /^g?make(?:\[\d+\])?: \*\*\* /, // GNU make: make[1]: *** [Makefile:12: all] Error 2
+  new RegExp(`^=== ${SGR}FAIL${SGR}: \\S+ `), // gotestsum's summary entry: === FAIL: pkg TestX (0.00s)
 ]
 
 // One anchored alternation per shape: a line is tested twice, not once per pattern.
