@@ -63,7 +63,7 @@ export function figureRows(r: Report): string[][] {
       const range = (xs: number[]): string => `${pct(Math.min(...xs))} - ${pct(Math.max(...xs))}`
       const logs = r.prefixes!.rows.find((x) => x.set === 'shared corpus')!.logs
       const names = r.prefixes!.prefixes.filter((p) => isOther(p.id)).map((p) => p.name ?? p.id)
-      rows.push([`labelled failure lines of the ${logs} shared-corpus CI logs without a timestamp of their own, behind another CI system's line prefix on every line (${names.join(', ')})`, `**${range(ps)}**`, `${range(ph)} (${label('head-tail')})`])
+      rows.push([`labelled failure lines of the ${logs} shared-corpus CI logs without a timestamp of their own, behind another CI system's, logger's or task runner's line prefix on every line (${names.join(', ')})`, `**${range(ps)}**`, `${range(ph)} (${label('head-tail')})`])
     }
     const sources = [...new Set(t.curves.map((c) => c.labelSource))]
     const mine = sources.map((s) => t.curves.find((c) => c.labelSource === s && c.method === 'spillway')?.budgetFor90)

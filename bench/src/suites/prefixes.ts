@@ -36,6 +36,11 @@ export const LINE_PREFIXES: readonly LinePrefix[] = [
   { id: 'logging', label: "Python logging's `2024-01-02 03:04:05,678 `", name: 'Python logging', prefix: '2024-01-02 03:04:05,678 ' },
   { id: 'golog', label: "Go's log package `2024/01/02 03:04:05 `", name: 'Go log', prefix: '2024/01/02 03:04:05 ' },
   { id: 'compose', label: 'Docker Compose `app-1  | `', name: 'Docker Compose', prefix: 'app-1  | ' },
+  { id: 'turbo', label: 'Turborepo `web:test: `', name: 'Turborepo', prefix: 'web:test: ' },
+  { id: 'pnpm', label: 'pnpm `packages/web test: `', name: 'pnpm', prefix: 'packages/web test: ' },
+  { id: 'yarn', label: 'yarn workspaces `[@acme/web]: `', name: 'yarn', prefix: '[@acme/web]: ' },
+  { id: 'kubectl', label: 'kubectl `[pod/web-7d9f8c6b5-x2x4q/app] `', name: 'kubectl', prefix: '[pod/web-7d9f8c6b5-x2x4q/app] ' },
+  { id: 'ghlog', label: '`gh run view --log`: `build<TAB>Run tests<TAB>` and a GitHub Actions stamp', name: 'gh run view --log', prefix: 'build\tRun tests\t2024-01-02T03:04:05.1234567Z ' },
 ]
 
 const STAMPED = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/

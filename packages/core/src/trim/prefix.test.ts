@@ -28,6 +28,18 @@ const PREFIXES: Record<string, string> = {
   compose: 'web-1  | ',
   composeV1: 'api_worker_1  | ',
   composeStamped: 'web-1  | 2024-01-02T03:04:05.123456789Z ',
+  turbo: 'web:test: ',
+  turboScoped: '@acme/web:test:unit: ',
+  turboInActions: '2024-01-02T03:04:05.1234567Z web:test: ',
+  pnpm: 'packages/web test: ',
+  yarn: '[@acme/web]: ',
+  yarnPlain: '[web]: ',
+  lerna: '@acme/web: ',
+  kubectl: '[pod/web-7d9f8c6b5-x2x4q/app] ',
+  kubectlStamped: '[pod/web-1/app] 2024-01-02T03:04:05.123456789Z ',
+  ghRunViewLog: 'build (ubuntu-latest, 20.x)\tRun npm test\t2024-01-02T03:04:05.1234567Z ',
+  ghRunViewLogBom: 'build\tRun tests\t\ufeff2024-01-02T03:04:05.1234567Z ',
+  ghRunViewLogTurbo: 'build\tRun turbo\t2024-01-02T03:04:05.1234567Z web:test: ',
 }
 
 describe('afterLinePrefix (shapes.ts)', () => {
@@ -53,6 +65,28 @@ describe('afterLinePrefix (shapes.ts)', () => {
     '(03:04:05] ERROR x', // a parenthesis closed by a bracket
     '(12:34) ERROR x',
     '2024-13-02T03:04:05Z', // nothing after the stamp (its digits are not checked for a calendar: a log's own stamps need not be)
+    // look-alikes of a task's label
+    'ERROR:root: x', // Python logging's default format: a level, not a package
+    'src/a.ts:12: error x', // a location
+    'tests/test_a.py::test_x FAILED',
+    'node:internal/modules/cjs/loader:1080',
+    'node:events:495',
+    'http://localhost:8080/a: x',
+    'usr/bin/ld: cannot find -lfoo',
+    'error: could not compile',
+    'go: downloading x v1.2.3',
+    'web: x', // an unscoped name: prose
+    'packages/web test x', // no colon after the script
+    'std::io::Error: x',
+    '[info]: x', // a level in brackets
+    '[ERROR]: x',
+    '[Screenshot]: /home/runner/work/app/tmp/screenshots/failures_test_x.png', // Rails' system tests
+    'Build:test: x', // an upper-case name: no npm package's
+    '[pod/web-1/app]x',
+    '[gw0] [ 50%] PASSED a.py::t',
+    'name\tvalue\t12', // a table's row: no timestamp after two tabs
+    'build\tRun tests\tERROR x',
+    '\t\t2024-01-02T03:04:05.1234567Z x', // empty names
   ])('reads no prefix in %j', (line) => {
     expect(afterLinePrefix(line, 0, line.length)).toBe(0)
   })
@@ -76,7 +110,15 @@ describe('afterLinePrefix (shapes.ts)', () => {
     expect(hasServices('Attaching to web-1, db-1\nweb-1  | starting\n')).toBe(true)
     expect(hasServices('2024-01-02T03:04:05.1234567Z Attaching to web-1\n2024-01-02T03:04:05.1234567Z web-1  | starting')).toBe(true)
     expect(hasServices('step 1\nstep 2\n  12 | expect(x)\n')).toBe(false)
-    expect(hasServices(`${'step\n'.repeat(60)}web-1  | late`)).toBe(false) // only the first 50 lines are read
+  })
+
+  it("finds a task's labels after a CI job's set-up, in windows spread over the log", () => {
+    const setup = '2024-01-02T03:04:05.1234567Z Run actions/setup-node@v4\n'.repeat(600)
+    const turbo = '2024-01-02T03:04:05.1234567Z web:test: PASS src/a.test.ts\n'.repeat(400)
+    expect(hasServices(setup + turbo)).toBe(true)
+    expect(hasServices(setup + '2024-01-02T03:04:05.1234567Z turbo run test\n'.repeat(400))).toBe(false)
+    // a label on one line no window reads is not looked for: the probe reads at most 100 lines
+    expect(hasServices(`${'step\n'.repeat(60)}web-1  | once\n${'step\n'.repeat(2000)}`)).toBe(false)
   })
 
   it('tells a blank line behind a prefix', () => {
@@ -87,6 +129,10 @@ describe('afterLinePrefix (shapes.ts)', () => {
     expect(bare('web-1  |')).toBe(true)
     expect(bare('web-1  | ')).toBe(true)
     expect(bare('web-1  | x')).toBe(false)
+    expect(bare('web:test: ')).toBe(true)
+    expect(bare('web:test:')).toBe(true)
+    expect(bare('[@acme/web]:')).toBe(true)
+    expect(bare('web:test: x')).toBe(false)
     expect(bare('03:04:05 x')).toBe(false)
     expect(bare('12:34')).toBe(false)
   })
@@ -143,7 +189,11 @@ const STARTS = [
   '2024-01-02T03:04:05.1234567Z ', '2024-01-02T03:04:05.12Z ', '2024-01-02T03:04:05.678+01:00 ', '2024-01-02 03:04:05,678 ', '2024-01-02 03:04:05 ',
   '[2024-01-02T03:04:05.678Z] ', '[03:04:05] ', '(03:04:05) ', '2024/01/02 03:04:05 ', '(12:34) ', '03:04:05 ', '03:04:05.678 ', '00:01 +3 ~1 -1: ', '12) ', '2024-01-02 ', '1234-56-78T90:12:34Z ',
   '2024-01-02T03:04:05.1234567Z', '[INFO] ', 'web-1  | ', '2024-01-02T03:04:05.1234567Z web-1  | ', '03:04:05 web.1  | ', '', '   ', 'x',
+  'web:test: ', '2024-01-02T03:04:05.1234567Z web:test: ', 'packages/web test: ', '[@acme/web]: ', '@acme/web: ', '[pod/web-1/app] ',
+  '[pod/web-1/app] 2024-01-02T03:04:05.123456789Z ', '[info]: ', 'ERROR:root: ', 'build\tRun tests\t2024-01-02T03:04:05.1234567Z ', 'a\tb\tc ',
 ]
+/** The starts that hold a container's or a task's label. */
+const LABELLED = new Set(['web-1  | ', '2024-01-02T03:04:05.1234567Z web-1  | ', '03:04:05 web.1  | ', 'web:test: ', '2024-01-02T03:04:05.1234567Z web:test: ', 'packages/web test: ', '[@acme/web]: ', '@acme/web: ', '[pod/web-1/app] ', '[pod/web-1/app] 2024-01-02T03:04:05.123456789Z ', 'build\tRun tests\t2024-01-02T03:04:05.1234567Z '])
 const CONTENTS = ['FAIL src/a.test.ts', ' INFO 12 --- started', '    at a.B.c(B.java:1)', '\u25cf a \u203a b', 'ERROR boom', '', '--- FAIL: TestX (0.00s)']
 
 describe('LinePrefixReader (shapes.ts): the scan reads a stamp like the last one without parsing it', () => {
@@ -154,9 +204,11 @@ describe('LinePrefixReader (shapes.ts): the scan reads a stamp like the last one
         const lines = parts.map(([a, b, d]) => a.replace(/\d/g, (x) => String((Number(x) + d) % 10)) + b)
         const reader = new LinePrefixReader(true)
         for (const line of lines) expect(reader.after(line, 0, line.length)).toBe(afterLinePrefix(line, 0, line.length))
-        // without names: the same on every line that holds none
+        // without labels: the same on every line that holds none
         const plain = new LinePrefixReader(false)
-        for (const line of lines) if (!line.includes(' | ')) expect(plain.after(line, 0, line.length)).toBe(afterLinePrefix(line, 0, line.length))
+        parts.forEach(([a], i) => {
+          if (!LABELLED.has(a)) expect(plain.after(lines[i]!, 0, lines[i]!.length)).toBe(afterLinePrefix(lines[i]!, 0, lines[i]!.length))
+        })
       }),
       { numRuns: 2000 },
     )

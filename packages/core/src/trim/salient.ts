@@ -194,16 +194,13 @@ function contentMayHaveShape(text: string, start: number): boolean {
 }
 
 /**
- * {@link contentMayHaveShape} of the line `[start, end)`, after its timestamp (`shapes.ts`
- * afterLinePrefix). The scan reads its lines' prefixes through a `LinePrefixReader` instead.
+ * {@link contentMayHaveShape} of the line `[start, end)`, after its prefix (`shapes.ts`
+ * afterLinePrefix: a timestamp, a container's or a task's label). The scan reads its lines'
+ * prefixes through a `LinePrefixReader` instead.
  */
 function mayHaveShape(text: string, start: number, end: number): boolean {
-  const c = text.charCodeAt(start)
-  if (c === 91 || c === 40 || isDigit(c)) {
-    const from = afterLinePrefix(text, start, end)
-    if (from > start) return from < end && contentMayHaveShape(text, from)
-  }
-  return contentMayHaveShape(text, start)
+  const from = afterLinePrefix(text, start, end)
+  return from > start ? from < end && contentMayHaveShape(text, from) : contentMayHaveShape(text, start)
 }
 
 /** Trailing blanks {@link warningHeader} skips before the line's last char. */
@@ -267,8 +264,8 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
   }
   let line = 0
   let start = 0
-  // A Docker Compose log (a container's `web-1  | ` on one of its first lines): lines starting
-  // with a letter may have a runner shape after that prefix (see mayHaveShape).
+  // A log of several processes (a container's `web-1  | ` or a monorepo task's `web:test: ` on one
+  // of its first lines): lines starting with a letter or `@` may have a runner shape after that label.
   const services = hasServices(text)
   // Each line's prefix read by one reader: it remembers the last timestamp (`shapes.ts`).
   const prefixes = new LinePrefixReader(services)
@@ -278,7 +275,7 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
    */
   const shapeAt = (start: number, end: number): boolean => {
     const c = text.charCodeAt(start)
-    if (c !== 91 && c !== 40 && !isDigit(c) && !(services && isLetter(c))) return contentMayHaveShape(text, start)
+    if (c !== 91 && c !== 40 && !isDigit(c) && !(services && (isLetter(c) || c === 64))) return contentMayHaveShape(text, start)
     const from = prefixes.after(text, start, end)
     return from > start ? from < end && contentMayHaveShape(text, from) : contentMayHaveShape(text, start)
   }

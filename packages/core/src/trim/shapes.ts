@@ -65,8 +65,14 @@ const FRACTION_MAX = 9
 const SERVICE_MAX = 64
 /** Most chars of a timestamp {@link stampEnd} reads (a bracketed ISO stamp with a 9-digit fraction and a zone is 37). */
 const STAMP_CHARS = 40
-/** Longest line prefix {@link afterLinePrefix} skips: a container's name with its padding and `| `, a timestamp and its space, a level's pad. */
-export const LINE_PREFIX_MAX = SERVICE_MAX + 2 + STAMP_CHARS + 1 + 1
+/** Longest job's or step's name {@link afterJobAndStep} reads. */
+const GH_NAME_MAX = 100
+/**
+ * Longest line prefix {@link afterLinePrefix} skips: a label (a job's and a step's names with
+ * their tabs and a byte-order mark, the longest), a timestamp and its space, then a container's
+ * or a task's label (or a level's pad).
+ */
+export const LINE_PREFIX_MAX = 2 * (GH_NAME_MAX + 1) + 1 + STAMP_CHARS + 1 + SERVICE_MAX
 
 /**
  * Offset right after the timestamp that starts the line at `start` (none past `end`), else -1.
@@ -119,19 +125,21 @@ function stampEnd(text: string, start: number, end: number): number {
 }
 
 /**
- * Offset after the prefix a CI system, a logger or a container runner put before the line
- * `[start, end)`: a container's `web-1  | ` ({@link afterService}) and a timestamp with the space
- * after it ({@link stampEnd}: `2024-01-02T03:04:05.1234567Z `, `[03:04:05] `), in either order
- * (`docker compose logs -t` puts the stamp after the name, GitHub Actions its own before it);
+ * Offset after the prefix a CI system, a logger, a container runner or a task runner put before
+ * the line `[start, end)`: a label saying which process printed it ({@link afterLabel}:
+ * `web-1  | `, `web:test: `, `build\tRun tests\t`) and a timestamp with the space after it
+ * ({@link stampEnd}: `2024-01-02T03:04:05.1234567Z `, `[03:04:05] `), in either order or both
+ * around it (`docker compose logs -t` puts the stamp after the name, GitHub Actions its own
+ * before it; `gh run view --log` its job and step before the stamp, turbo's label after it);
  * `start` when there is none. A logger's level padded to five chars after a stamp (Spring Boot's
  * `%5p`: `2024-01-02T03:04:05.678+01:00  INFO 4242 --- [main] ...`) loses its pad space: it is
  * not an indentation. Reads at most {@link LINE_PREFIX_MAX} chars.
  */
 export function afterLinePrefix(text: string, start: number, end: number): number {
-  const service = afterService(text, start, end)
+  const service = afterLabel(text, start, end)
   const e = stampEnd(text, service, end)
   if (e === -1 || e >= end || text.charCodeAt(e) !== 32) return service
-  return service === start ? afterStamp(text, e + 1, end) : afterLevelPad(text, e + 1, end)
+  return afterStamp(text, e + 1, end)
 }
 
 /** Offset after what may follow a timestamp's space at `at`: a container's name, else a level's pad. */
@@ -142,6 +150,8 @@ function afterStamp(text: string, at: number, end: number): number {
 
 /** Longest timestamp (and its space) a {@link LinePrefixReader} remembers. */
 const STAMP_MEMO_MAX = 48
+/** Longest label a {@link LinePrefixReader} remembers (a job's and a step's names with their tabs). */
+const LABEL_MEMO_MAX = 2 * (GH_NAME_MAX + 1)
 
 /**
  * {@link afterLinePrefix} for the lines of one log, in order: a log stamps its lines alike, so
@@ -158,32 +168,68 @@ export class LinePrefixReader {
   private readonly chars = new Uint16Array(STAMP_MEMO_MAX)
   private count = 0
   private width = 0
+  /** The last line's label (`web:test: `, `build\tRun tests\t`), when it ends with a space or a tab; else of length 0. */
+  private readonly labelChars = new Uint16Array(LABEL_MEMO_MAX)
+  private labelLength = 0
 
   constructor(private readonly services: boolean) {}
 
-  /** {@link afterLinePrefix}`(text, start, end)` (with no container's name unless `services`). */
+  /** {@link afterLinePrefix}`(text, start, end)` (with no label unless `services`). */
   after(text: string, start: number, end: number): number {
+    if (this.services) {
+      const n = this.labelLength
+      if (n > 0 && start + n <= end && this.sameLabel(text, start)) {
+        const p = start + n
+        const q = this.afterStampAt(text, p, end)
+        // (a job's and step's label is one only before a stamp: afterJobAndStep)
+        if (q > p || this.labelChars[n - 1] !== 9 || stampEnd(text, p, end) !== -1) return q
+        return afterLinePrefix(text, start, end)
+      }
+      const p = afterLabel(text, start, end)
+      const tail = text.charCodeAt(p - 1)
+      this.labelLength = 0
+      if (p > start && p - start <= LABEL_MEMO_MAX && (tail === 32 || tail === 9)) {
+        for (let k = start; k < p; k++) this.labelChars[k - start] = text.charCodeAt(k)
+        this.labelLength = p - start
+      }
+      return this.afterStampAt(text, p, end)
+    }
     const c = text.charCodeAt(start)
-    // (a line that starts with neither holds no timestamp first: a container's name, or nothing)
-    if (c !== 91 && c !== 40 && !isDigit(c)) return this.services ? afterLinePrefix(text, start, end) : start
+    // (a line that starts with neither holds no timestamp first)
+    if (c !== 91 && c !== 40 && !isDigit(c)) return start
+    return this.afterStampAt(text, start, end)
+  }
+
+  /** True when the line at `start` starts with the remembered label (the caller checked it fits). */
+  private sameLabel(text: string, start: number): boolean {
+    const { labelChars, labelLength } = this
+    // (its last char first: a space or a tab, where another label differs soonest)
+    for (let k = labelLength - 1; k >= 0; k--) if (text.charCodeAt(start + k) !== labelChars[k]) return false
+    return true
+  }
+
+  /** Offset after the timestamp at `at` and what may follow it ({@link afterStamp}, or a level's pad without `services`); `at` when there is none. */
+  private afterStampAt(text: string, at: number, end: number): number {
+    const c = text.charCodeAt(at)
+    if (c !== 91 && c !== 40 && !isDigit(c)) return at
     const w = this.width
-    if (w > 0 && start + w <= end && isDigit(text.charCodeAt(c === 91 || c === 40 ? start + 1 : start))) {
-      const { at, chars, count } = this
+    if (w > 0 && at + w <= end && isDigit(text.charCodeAt(c === 91 || c === 40 ? at + 1 : at))) {
+      const { at: where, chars, count } = this
       let k = 0
-      while (k < count && text.charCodeAt(start + at[k]!) === chars[k]) k++
+      while (k < count && text.charCodeAt(at + where[k]!) === chars[k]) k++
       if (k === count) {
-        const p = start + w
+        const p = at + w
         if (this.services) return afterStamp(text, p, end)
         return text.charCodeAt(p) === 32 ? afterLevelPad(text, p, end) : p
       }
     }
-    const e = stampEnd(text, start, end)
-    if (e === -1 || e >= end || text.charCodeAt(e) !== 32) return start
-    if (e + 1 - start <= STAMP_MEMO_MAX) {
-      this.width = e + 1 - start
+    const e = stampEnd(text, at, end)
+    if (e === -1 || e >= end || text.charCodeAt(e) !== 32) return at
+    if (e + 1 - at <= STAMP_MEMO_MAX) {
+      this.width = e + 1 - at
       this.count = 0
       for (let k = 0; k < this.width; k++) {
-        const x = text.charCodeAt(start + k)
+        const x = text.charCodeAt(at + k)
         if (isDigit(x)) continue
         this.at[this.count] = k
         this.chars[this.count++] = x
@@ -195,21 +241,35 @@ export class LinePrefixReader {
 
 /** Lines of a log's start {@link hasServices} reads (and at most 64 chars of each line's start). */
 const SERVICE_PROBE_LINES = 50
+/** Windows past the start {@link hasServices} reads, spread evenly over the log, and lines in each. */
+const SERVICE_PROBE_WINDOWS = 10
+const SERVICE_WINDOW_LINES = 5
 
 /**
- * True when one of the first {@link SERVICE_PROBE_LINES} lines of `text` holds a container's
- * name before or after its timestamp (`web-1  | `, `2024-01-02T03:04:05.1234567Z web-1  | `):
- * `docker compose up` prints `Attaching to web-1` and its own progress first.
+ * True when a line of `text` holds a container's or a task's label before or after its timestamp
+ * (`web-1  | `, `web:test: `, `2024-01-02T03:04:05.1234567Z web-1  | `): one of its first
+ * {@link SERVICE_PROBE_LINES} lines (`docker compose up` prints `Attaching to web-1` and its own
+ * progress first), or of {@link SERVICE_PROBE_WINDOWS} windows of {@link SERVICE_WINDOW_LINES}
+ * lines spread over the rest (a CI job's set-up steps come before its `turbo run test`). Reads
+ * at most 100 lines.
  */
 export function hasServices(text: string): boolean {
-  let start = 0
-  for (let n = 0; n < SERVICE_PROBE_LINES && start < text.length; n++) {
-    let end = text.indexOf('\n', start)
-    if (end === -1) end = text.length
-    if (afterService(text, start, end) > start) return true
-    const e = stampEnd(text, start, end)
-    if (e !== -1 && e < end && text.charCodeAt(e) === 32 && afterService(text, e + 1, end) > e + 1) return true
-    start = end + 1
+  const labelled = (from: number, lines: number): boolean => {
+    let start = from
+    for (let n = 0; n < lines && start < text.length; n++) {
+      let end = text.indexOf('\n', start)
+      if (end === -1) end = text.length
+      if (afterLabel(text, start, end) > start) return true
+      const e = stampEnd(text, start, end)
+      if (e !== -1 && e < end && text.charCodeAt(e) === 32 && afterService(text, e + 1, end) > e + 1) return true
+      start = end + 1
+    }
+    return false
+  }
+  if (labelled(0, SERVICE_PROBE_LINES)) return true
+  for (let k = 1; k <= SERVICE_PROBE_WINDOWS; k++) {
+    const nl = text.indexOf('\n', Math.floor((text.length * k) / (SERVICE_PROBE_WINDOWS + 1)))
+    if (nl !== -1 && labelled(nl + 1, SERVICE_WINDOW_LINES)) return true
   }
   return false
 }
@@ -222,11 +282,46 @@ function afterLevelPad(text: string, at: number, end: number): number {
 }
 
 /**
+ * Offset after the label a runner of several processes puts before each line one of them printed,
+ * saying which printed it: a container's ({@link afterContainer}: `web-1  | `) or a monorepo
+ * task's ({@link afterTaskLabel}: `web:test: `), else `start`.
+ */
+function afterService(text: string, start: number, end: number): number {
+  const from = afterContainer(text, start, end)
+  return from > start ? from : afterTaskLabel(text, start, end)
+}
+
+/** {@link afterService}, or a CI job's step's label ({@link afterJobAndStep}: only at a line's start, before its stamp). */
+function afterLabel(text: string, start: number, end: number): number {
+  const from = afterService(text, start, end)
+  return from > start ? from : afterJobAndStep(text, start, end)
+}
+
+/**
+ * Offset after the `job<TAB>step<TAB>` label `gh run view --log` (and `--log-failed`) puts before
+ * each line of a GitHub Actions log (`build (ubuntu-latest)\tRun tests\t2024-01-02T03:04:05.1234567Z ...`),
+ * else `start`: two names of 1 to {@link GH_NAME_MAX} chars, each ended by a tab, then the line's
+ * own timestamp (a step log's first line may start with a byte-order mark, skipped).
+ */
+function afterJobAndStep(text: string, start: number, end: number): number {
+  let i = start
+  for (let name = 0; name < 2; name++) {
+    const from = i
+    const stop = Math.min(end, from + GH_NAME_MAX)
+    while (i < stop && text.charCodeAt(i) !== 9) i++
+    if (i === from || i >= stop) return start
+    i++
+  }
+  if (text.charCodeAt(i) === 0xfeff) i++
+  return stampEnd(text, i, end) === -1 ? start : i
+}
+
+/**
  * Offset after the `name-1  | ` prefix Docker Compose puts before each line a service's
  * container logged (`web-1  | `, `db_1    | ` before Compose v2, foreman's `web.1  | `: a name from a letter, `-`, `_` or `.`, the
  * replica's number, padding, `| `), else `start`. Reads at most {@link SERVICE_MAX} chars.
  */
-function afterService(text: string, start: number, end: number): number {
+function afterContainer(text: string, start: number, end: number): number {
   if (!isLetter(text.charCodeAt(start))) return start
   const stop = Math.min(end, start + SERVICE_MAX)
   let i = start + 1
@@ -246,6 +341,81 @@ function afterService(text: string, start: number, end: number): number {
   // `| ` then the line, or a bare `|` (a blank line)
   if (i + 1 === end) return end
   return text.charCodeAt(i + 1) === 32 ? i + 2 : start
+}
+
+/** Level words a logger puts in brackets (`[info]: `): not a workspace's name. */
+const LEVELS = new Set(['trace', 'debug', 'info', 'notice', 'log', 'warn', 'warning', 'error', 'fatal', 'verbose', 'silly', 'http'])
+
+/** A char of a package's, path's or task's name: a letter, a digit, `@` `.` `_` `/` `-`. */
+const isNameChar = (c: number): boolean => isLetterOrDigit(c) || c === 64 || c === 46 || c === 95 || c === 47 || c === 45
+
+/** `a`-`z`. */
+const isLower = (c: number): boolean => c >= 97 && c <= 122
+
+/**
+ * Offset after a task's label at `at`, when `text[from, at)` is the name before it: a task's name
+ * (a letter, then letters, digits, `_` `.` `-` `:`) ending with `:`, then a space or the line's end;
+ * else -1.
+ */
+function afterTaskName(text: string, at: number, stop: number, end: number): number {
+  if (!isLetter(text.charCodeAt(at))) return -1
+  let k = at + 1
+  while (k < stop && (isNameChar(text.charCodeAt(k)) || text.charCodeAt(k) === 58) && text.charCodeAt(k) !== 47 && text.charCodeAt(k) !== 64) k++
+  if (text.charCodeAt(k - 1) !== 58 || k - 1 === at) return -1
+  return k === end ? end : text.charCodeAt(k) === 32 ? k + 1 : -1
+}
+
+/**
+ * Offset after the label a monorepo's task runner or `kubectl logs --prefix` puts before each
+ * line, else `start`. Reads at most {@link SERVICE_MAX} chars:
+ *
+ * - Turborepo: `web:test: `, `@acme/web:test:unit: ` (a package's name, `:`, the task's);
+ * - pnpm (`pnpm -r run`): `packages/web test: ` (the package's directory, a space, the script's name);
+ * - yarn (`yarn workspaces foreach -v`): `[@acme/web]: ` (not a level: `[info]: `);
+ * - lerna (`lerna run --stream`): `@acme/web: ` (a scoped name only: `web: ` reads as prose);
+ * - kubectl: `[pod/web-7d9f8c6b5-x2x4q/app] `.
+ *
+ * A package's name is lower-case, as npm's are (`ERROR:root: `, `[Screenshot]: ` are no label), a
+ * task's starts with a letter (`src/a.ts:12: ` is a location) and a pnpm directory holds a `/`
+ * past its first char.
+ */
+function afterTaskLabel(text: string, start: number, end: number): number {
+  const c = text.charCodeAt(start)
+  const stop = Math.min(end, start + SERVICE_MAX)
+  if (c === 91) {
+    let i = start + 1
+    while (i < stop && isNameChar(text.charCodeAt(i))) i++
+    if (i === start + 1 || text.charCodeAt(i) !== 93) return start
+    const next = text.charCodeAt(i + 1)
+    if (next === 32) return text.startsWith('pod/', start + 1) && i + 2 <= end ? i + 2 : start
+    if (next !== 58 || !(i + 2 === end || text.charCodeAt(i + 2) === 32)) return start
+    const name = text.slice(start + 1, i)
+    if (LEVELS.has(name) || !/^[a-z0-9@][a-z0-9@._/-]*$/.test(name)) return start
+    return Math.min(end, i + 3)
+  }
+  if (!isLower(c) && c !== 64) return start
+  let i = start + 1
+  let slash = -1
+  let upper = false
+  while (i < stop && isNameChar(text.charCodeAt(i))) {
+    if (slash === -1 && text.charCodeAt(i) === 47) slash = i
+    if (isUpper(text.charCodeAt(i))) upper = true
+    i++
+  }
+  const next = text.charCodeAt(i)
+  if (next === 58) {
+    // (a package's name is lower-case: `user:Alice: ` is none)
+    if (upper) return start
+    // lerna: `@acme/web: `
+    if (text.charCodeAt(i + 1) === 32 || i + 1 === end) return c === 64 && slash !== -1 ? Math.min(end, i + 2) : start
+    // Turborepo: `web:test: `
+    const e = afterTaskName(text, i + 1, stop, end)
+    return e === -1 ? start : e
+  }
+  // pnpm: `packages/web test: `
+  if (next !== 32 || slash === -1) return start
+  const e = afterTaskName(text, i + 1, stop, end)
+  return e === -1 ? start : e
 }
 
 /** True when the line `[start, end)` is a line prefix alone (a timestamp, a container's name: how such logs write a blank line). */
