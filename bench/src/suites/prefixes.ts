@@ -36,6 +36,7 @@ export const LINE_PREFIXES: readonly LinePrefix[] = [
   { id: 'logging', label: "Python logging's `2024-01-02 03:04:05,678 `", name: 'Python logging', prefix: '2024-01-02 03:04:05,678 ' },
   { id: 'golog', label: "Go's log package `2024/01/02 03:04:05 `", name: 'Go log', prefix: '2024/01/02 03:04:05 ' },
   { id: 'compose', label: 'Docker Compose `app-1  | `', name: 'Docker Compose', prefix: 'app-1  | ' },
+  { id: 'gitlab', label: 'GitLab runner `2024-01-02T03:04:05.123456Z 01O ` (a stamp, then a stream marker)', name: 'GitLab', prefix: '2024-01-02T03:04:05.123456Z 01O ' },
   { id: 'turbo', label: 'Turborepo `web:test: `', name: 'Turborepo', prefix: 'web:test: ' },
   { id: 'pnpm', label: 'pnpm `packages/web test: `', name: 'pnpm', prefix: 'packages/web test: ' },
   { id: 'yarn', label: 'yarn workspaces `[@acme/web]: `', name: 'yarn', prefix: '[@acme/web]: ' },

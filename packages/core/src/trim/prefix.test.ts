@@ -40,6 +40,10 @@ const PREFIXES: Record<string, string> = {
   ghRunViewLog: 'build (ubuntu-latest, 20.x)\tRun npm test\t2024-01-02T03:04:05.1234567Z ',
   ghRunViewLogBom: 'build\tRun tests\t\ufeff2024-01-02T03:04:05.1234567Z ',
   ghRunViewLogTurbo: 'build\tRun turbo\t2024-01-02T03:04:05.1234567Z web:test: ',
+  gitlab: '2024-01-02T03:04:05.123456Z 01O ',
+  gitlabStderr: '2024-01-02T03:04:05.123456Z 0aE ',
+  gitlabContinued: '2024-01-02T03:04:05.123456Z 00O+',
+  gitlabTurbo: '2024-01-02T03:04:05.123456Z 01O web:test: ',
 }
 
 describe('afterLinePrefix (shapes.ts)', () => {
@@ -102,6 +106,11 @@ describe('afterLinePrefix (shapes.ts)', () => {
     // a container's name after the stamp (GitHub Actions running Compose), foreman's `web.1`
     ['2024-01-02T03:04:05.1234567Z web-1  | ● parser › reads', '● parser'],
     ['03:04:05 web.1  | FAIL src/a.test.ts', 'FAIL src'],
+    // GitLab's stream marker: two hex digits, O or E, a space or `+`; a space after it is an indentation
+    ['2024-01-02T03:04:05.123456Z 01E     at a.B.c(B.java:1)', '    at a.B'],
+    ['2024-01-02T03:04:05.123456Z 01OX x', '01OX x'],
+    ['2024-01-02T03:04:05.123456Z 0gO x', '0gO x'],
+    ['2024-01-02T03:04:05.123456Z 01O', '01O'],
   ])('reads %j to %j', (line, content) => {
     expect(line.slice(afterLinePrefix(line, 0, line.length)).startsWith(content)).toBe(true)
   })
@@ -130,6 +139,8 @@ describe('afterLinePrefix (shapes.ts)', () => {
     expect(bare('web-1  | ')).toBe(true)
     expect(bare('web-1  | x')).toBe(false)
     expect(bare('web:test: ')).toBe(true)
+    expect(bare('2024-01-02T03:04:05.123456Z 00O ')).toBe(true)
+    expect(bare('2024-01-02T03:04:05.123456Z 00O+')).toBe(true)
     expect(bare('web:test:')).toBe(true)
     expect(bare('[@acme/web]:')).toBe(true)
     expect(bare('web:test: x')).toBe(false)
@@ -191,9 +202,10 @@ const STARTS = [
   '2024-01-02T03:04:05.1234567Z', '[INFO] ', 'web-1  | ', '2024-01-02T03:04:05.1234567Z web-1  | ', '03:04:05 web.1  | ', '', '   ', 'x',
   'web:test: ', '2024-01-02T03:04:05.1234567Z web:test: ', 'packages/web test: ', '[@acme/web]: ', '@acme/web: ', '[pod/web-1/app] ',
   '[pod/web-1/app] 2024-01-02T03:04:05.123456789Z ', '[info]: ', 'ERROR:root: ', 'build\tRun tests\t2024-01-02T03:04:05.1234567Z ', 'a\tb\tc ',
+  '2024-01-02T03:04:05.123456Z 01O ', '2024-01-02T03:04:05.123456Z 00O+', '2024-01-02T03:04:05.123456Z 0aE ', '2024-01-02T03:04:05.123456Z 01O web:test: ', '2024-01-02T03:04:05.123456Z 01X ',
 ]
 /** The starts that hold a container's or a task's label. */
-const LABELLED = new Set(['web-1  | ', '2024-01-02T03:04:05.1234567Z web-1  | ', '03:04:05 web.1  | ', 'web:test: ', '2024-01-02T03:04:05.1234567Z web:test: ', 'packages/web test: ', '[@acme/web]: ', '@acme/web: ', '[pod/web-1/app] ', '[pod/web-1/app] 2024-01-02T03:04:05.123456789Z ', 'build\tRun tests\t2024-01-02T03:04:05.1234567Z '])
+const LABELLED = new Set(['web-1  | ', '2024-01-02T03:04:05.1234567Z web-1  | ', '03:04:05 web.1  | ', 'web:test: ', '2024-01-02T03:04:05.1234567Z web:test: ', 'packages/web test: ', '[@acme/web]: ', '@acme/web: ', '[pod/web-1/app] ', '[pod/web-1/app] 2024-01-02T03:04:05.123456789Z ', 'build\tRun tests\t2024-01-02T03:04:05.1234567Z ', '2024-01-02T03:04:05.123456Z 01O web:test: '])
 const CONTENTS = ['FAIL src/a.test.ts', ' INFO 12 --- started', '    at a.B.c(B.java:1)', '\u25cf a \u203a b', 'ERROR boom', '', '--- FAIL: TestX (0.00s)']
 
 describe('LinePrefixReader (shapes.ts): the scan reads a stamp like the last one without parsing it', () => {

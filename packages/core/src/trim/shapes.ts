@@ -144,8 +144,32 @@ export function afterLinePrefix(text: string, start: number, end: number): numbe
 
 /** Offset after what may follow a timestamp's space at `at`: a container's name, else a level's pad. */
 function afterStamp(text: string, at: number, end: number): number {
+  const marked = afterStream(text, at, end)
+  if (marked > at) return afterService(text, marked, end)
   const from = afterService(text, at, end)
   return from === at ? afterLevelPad(text, at, end) : from
+}
+
+/** {@link afterStamp} without a label: GitLab's stream marker, else a level's pad. */
+function afterStampUnlabelled(text: string, at: number, end: number): number {
+  const marked = afterStream(text, at, end)
+  return marked > at ? marked : afterLevelPad(text, at, end)
+}
+
+/** `0`-`9`, `a`-`f`. */
+const isHexDigit = (c: number): boolean => isDigit(c) || (c >= 97 && c <= 102)
+
+/**
+ * `at` past the stream marker a GitLab runner (17.0 and later: `FF_TIMESTAMPS`, on by default
+ * since 18.7) puts after each line's timestamp, else `at`: the stream's two hex digits, `O`
+ * (stdout) or `E` (stderr), then a space, or `+` when the line goes on from the one before
+ * (`2024-01-02T03:04:05.123456Z 01O `, `... 00O+`).
+ */
+function afterStream(text: string, at: number, end: number): number {
+  if (at + 4 > end) return at
+  const kind = text.charCodeAt(at + 2)
+  const sep = text.charCodeAt(at + 3)
+  return (kind === 79 || kind === 69) && (sep === 32 || sep === 43) && isHexDigit(text.charCodeAt(at)) && isHexDigit(text.charCodeAt(at + 1)) ? at + 4 : at
 }
 
 /** Longest timestamp (and its space) a {@link LinePrefixReader} remembers. */
@@ -220,7 +244,7 @@ export class LinePrefixReader {
       if (k === count) {
         const p = at + w
         if (this.services) return afterStamp(text, p, end)
-        return text.charCodeAt(p) === 32 ? afterLevelPad(text, p, end) : p
+        return afterStampUnlabelled(text, p, end)
       }
     }
     const e = stampEnd(text, at, end)
@@ -235,7 +259,7 @@ export class LinePrefixReader {
         this.chars[this.count++] = x
       }
     }
-    return this.services ? afterStamp(text, e + 1, end) : afterLevelPad(text, e + 1, end)
+    return this.services ? afterStamp(text, e + 1, end) : afterStampUnlabelled(text, e + 1, end)
   }
 }
 
@@ -261,7 +285,11 @@ export function hasServices(text: string): boolean {
       if (end === -1) end = text.length
       if (afterLabel(text, start, end) > start) return true
       const e = stampEnd(text, start, end)
-      if (e !== -1 && e < end && text.charCodeAt(e) === 32 && afterService(text, e + 1, end) > e + 1) return true
+      if (e !== -1 && e < end && text.charCodeAt(e) === 32) {
+        // (after GitLab's stream marker, when there is one)
+        const at = afterStream(text, e + 1, end)
+        if (afterService(text, at, end) > at) return true
+      }
       start = end + 1
     }
     return false
