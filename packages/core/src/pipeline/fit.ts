@@ -2,7 +2,9 @@ import { changedSpan } from '../trim/coarse.js'
 import { charCut, fitText, mergeRanges } from '../trim/fit.js'
 import { lineOffsets } from '../trim/linemap.js'
 import { lineMapOf, SOURCE, type Provenance } from '../trim/provenance.js'
-import type { LineScan } from '../trim/salient.js'
+import { raiseLines, redLines } from '../trim/colour.js'
+import { scanLines, type LineScan } from '../trim/salient.js'
+import { RED_SCORE } from '../trim/shapes.js'
 import { countLines } from '../trim/text.js'
 import type { LineRange, Profile } from '../trim/types.js'
 import type { SalienceWeights } from '../trim/weights.js'
@@ -30,12 +32,31 @@ export function fitStep(text: string, budget: number, profile: Profile, provenan
   try {
     const map = lineMapOf(provenance, source.text, source.scan.lines, source.scan.salient.map((s) => s.line))
     const numbered = provenance.kind === 'source' || map !== undefined
-    const fitted = fitText(text, budget, numbered ? profile : { ...profile, salient: false }, text === source.text && provenance.kind === 'source' ? source.scan : undefined, map, focus, weights)
+    const scan = text === source.text && provenance.kind === 'source' ? source.scan : numbered && profile.salient ? colouredScan(text, provenance, source) : undefined
+    const fitted = fitText(text, budget, numbered ? profile : { ...profile, salient: false }, scan, map, focus, weights)
     return { text: fitted.text, omitted: fitted.omitted, provenance: map !== undefined ? SOURCE : dropTerminal(provenance) }
   } catch {
     const cut = charCut(text, budget, 0.5, countLines(text))
     return { text: cut.text, omitted: cut.omitted, provenance: dropTerminal(provenance) }
   }
+}
+
+/**
+ * The salience scan of `text`, a filtered copy of the source whose lines are the source's one for
+ * one (`source`) or runs of them (`merged`), with the lines the source printed in red scored as the
+ * scan scores a red line it sees (`trim/colour.ts`): the `ansi` filter took the colour away. A
+ * merged run counts when its first line is red. `undefined` (the fitter scans) when the source has
+ * no colour code.
+ */
+function colouredScan(text: string, provenance: Provenance, source: Source): LineScan | undefined {
+  if (!source.text.includes('\x1b[')) return undefined
+  let red = redLines(source.text)
+  if (red.length === 0) return undefined
+  if (provenance.kind === 'merged') {
+    const at = new Map(provenance.starts.map((line, i) => [line, i + 1]))
+    red = red.flatMap((line) => (at.has(line) ? [at.get(line)!] : []))
+  } else if (provenance.kind !== 'source') return undefined
+  return raiseLines(text, scanLines(text, true), red, RED_SCORE)
 }
 
 /** The fit cut the terminal filter's output: its ranges no longer hold. */

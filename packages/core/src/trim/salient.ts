@@ -173,7 +173,7 @@ const SHAPE_FIRST = new Uint8Array(128)
 // `.` and `/`: a diagnostic's `./a.go:12:5: ` or `/src/a.c:3:1: ` location (`shapes.ts`); a
 // relative path that starts with a letter is not looked for: every line starting with a letter
 // would pay for the probe (+6% on 7 MB of CI logs)
-for (const ch of '_Ee-=*#:rc \t{./') SHAPE_FIRST[ch.charCodeAt(0)] = 1
+for (const ch of '_Ee-=*#:rc \t{./\x1b') SHAPE_FIRST[ch.charCodeAt(0)] = 1
 for (let d = 48; d <= 57; d++) SHAPE_FIRST[d] = 2
 
 /**

@@ -560,6 +560,9 @@ export function lineShape(text: string, start: number, end: number, inJson = fal
     case 58:
       // gotestsum's GitHub Actions group of a passing or skipped test
       return QUIET_GROUPS.some((g) => has(text, i, stop, g)) ? QUIET_BLOCK : 0
+    case 27:
+      // a line a tool coloured red (SGR 31, 91, bold or not): how most tools print an error
+      return redStart(text, i, stop) ? RED_SCORE : 0
     case 42:
       // Gradle: * What went wrong:
       return has(text, i, stop, '* What went wrong:') ? 3 : 0
@@ -587,6 +590,59 @@ export function lineShape(text: string, start: number, end: number, inJson = fal
       return 0
   }
 }
+
+/** The score of a line a tool printed in red (see `colour.ts`): a failure word's. */
+export const RED_SCORE = 3
+
+/**
+ * True when the SGR codes at `at` (at most 3) leave a red foreground (`\x1b[31m`, `\x1b[1;31m`,
+ * `\x1b[31;1m`, `\x1b[1m\x1b[31m`; a 256-colour or RGB colour's numbers are not read as one) and
+ * text follows before `stop`. Not bright red (`\x1b[91m`): Docker's classic builder prints a build
+ * step's whole stderr in it (`debconf: delaying package configuration`), warnings and progress alike.
+ */
+export function redStart(text: string, at: number, stop: number): boolean {
+  let i = at
+  // the foreground the codes leave: 31 for red, -1 for another colour or none
+  let fg = -1
+  for (let n = 0; n < 3 && text.charCodeAt(i) === 27 && text.charCodeAt(i + 1) === 91; n++) {
+    let k = i + 2
+    let param = 0
+    // params still to skip: a 256-colour or RGB colour's (`38;5;31`, `38;2;r;g;b`)
+    let skip = 0
+    let extended = false
+    for (; k < stop && k - i < SGR_MAX; k++) {
+      const c = text.charCodeAt(k)
+      if (isDigit(c)) {
+        param = param * 10 + c - 48
+        continue
+      }
+      if (c !== 59 && c !== 109) return false
+      if (skip > 0) {
+        if (extended) skip = param === 5 ? 2 : param === 2 ? 4 : 0
+        extended = false
+        skip--
+      } else if (param === 38) {
+        fg = -1
+        skip = 1
+        extended = true
+      } else if (param === 48) {
+        skip = 1
+        extended = true
+      } else if (param === 0 || param === 39 || (param >= 30 && param <= 37) || (param >= 90 && param <= 97)) fg = param === 31 ? 31 : -1
+      param = 0
+      if (c === 109) break
+    }
+    if (text.charCodeAt(k) !== 109) return false
+    i = k + 1
+  }
+  if (fg !== 31) return false
+  // (and some text in red: not a colour set for the lines below, nor one reset at once)
+  while (i < stop && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++
+  return i < stop && text.charCodeAt(i) !== 27 && text.charCodeAt(i) !== 13
+}
+
+/** Longest SGR code {@link redStart} reads. */
+const SGR_MAX = 24
 
 /** True when the token at `at` is a Go test file's location: `name_test.go:<digits>:` then a space. */
 function goTestMessage(text: string, at: number, stop: number): boolean {
