@@ -8,7 +8,7 @@ import { fitText } from './fit.js'
 import { DEFAULT_PROFILES } from './profiles.js'
 import { runnerShape } from './runners.js'
 import { scanLines } from './salient.js'
-import { LinePrefixReader, afterLinePrefix, hasServices, isBarePrefix } from './shapes.js'
+import { JOB_LABELS, LinePrefixReader, SERVICE_LABELS, afterLinePrefix, isBarePrefix, labelKinds } from './shapes.js'
 import { weighSalient } from './weigh.js'
 
 const profile = DEFAULT_PROFILES.terminal!
@@ -88,6 +88,17 @@ describe('afterLinePrefix (shapes.ts)', () => {
     'Build:test: x', // an upper-case name: no npm package's
     '[pod/web-1/app]x',
     '[gw0] [ 50%] PASSED a.py::t',
+    'psql:init.sql:12: ERROR:  relation "users" does not exist', // a file and a line
+    'ld:foo.ld:12: syntax error',
+    'urllib3.connectionpool:WARNING: Retrying', // a logger and a level
+    'config/app.yml:database: postgres', // grep's file name: no package's
+    'docker-compose.yml:services:',
+    'x:y:', // no space after it
+    'web:test:',
+    'github.com/foo/bar/pkg test: x', // a Go package, not a pnpm directory
+    '1\tfoo\t2024-01-02 03:04:05', // a table's row with a time: not GitHub's stamp
+    'alice\tBob\t2024-01-02 03:04:05 login',
+    'main\tdeadbeef\t10:11:12 x',
     'name\tvalue\t12', // a table's row: no timestamp after two tabs
     'build\tRun tests\tERROR x',
     '\t\t2024-01-02T03:04:05.1234567Z x', // empty names
@@ -115,19 +126,51 @@ describe('afterLinePrefix (shapes.ts)', () => {
     expect(line.slice(afterLinePrefix(line, 0, line.length)).startsWith(content)).toBe(true)
   })
 
-  it("finds a Compose log's names on any of its first lines", () => {
-    expect(hasServices('Attaching to web-1, db-1\nweb-1  | starting\n')).toBe(true)
-    expect(hasServices('2024-01-02T03:04:05.1234567Z Attaching to web-1\n2024-01-02T03:04:05.1234567Z web-1  | starting')).toBe(true)
-    expect(hasServices('step 1\nstep 2\n  12 | expect(x)\n')).toBe(false)
+  it("finds a Compose log's names on its first lines, when two lines hold one", () => {
+    expect(labelKinds('Attaching to web-1, db-1\nweb-1  | starting\nweb-1  | ready\n')).toBe(SERVICE_LABELS)
+    expect(labelKinds('2024-01-02T03:04:05.1234567Z Attaching to web-1\n2024-01-02T03:04:05.1234567Z web-1  | starting\n2024-01-02T03:04:05.1234567Z web-1  | ready')).toBe(SERVICE_LABELS)
+    expect(labelKinds('step 1\nstep 2\n  12 | expect(x)\n')).toBe(0)
+    // one label-like line is no labelled log: Vite's `[vite]: `, a `psql` location
+    expect(labelKinds('[vite]: Rollup failed to resolve import "x" from "y".\nbuild failed\n')).toBe(0)
+    expect(labelKinds('web-1  | starting\nstep\n')).toBe(0)
+  })
+
+  it("tells a job's and step's labels (gh run view --log) from a container's", () => {
+    const gh = 'build\tRun tests\t2024-01-02T03:04:05.1234567Z x\nbuild\tRun tests\t2024-01-02T03:04:06.1234567Z y\n'
+    expect(labelKinds(gh)).toBe(JOB_LABELS)
+    expect(labelKinds(gh.replaceAll('Z x', 'Z web:test: x').replaceAll('Z y', 'Z web:test: y'))).toBe(JOB_LABELS | SERVICE_LABELS)
   })
 
   it("finds a task's labels after a CI job's set-up, in windows spread over the log", () => {
     const setup = '2024-01-02T03:04:05.1234567Z Run actions/setup-node@v4\n'.repeat(600)
     const turbo = '2024-01-02T03:04:05.1234567Z web:test: PASS src/a.test.ts\n'.repeat(400)
-    expect(hasServices(setup + turbo)).toBe(true)
-    expect(hasServices(setup + '2024-01-02T03:04:05.1234567Z turbo run test\n'.repeat(400))).toBe(false)
-    // a label on one line no window reads is not looked for: the probe reads at most 100 lines
-    expect(hasServices(`${'step\n'.repeat(60)}web-1  | once\n${'step\n'.repeat(2000)}`)).toBe(false)
+    expect(labelKinds(setup + turbo)).toBe(SERVICE_LABELS)
+    expect(labelKinds(setup + '2024-01-02T03:04:05.1234567Z turbo run test\n'.repeat(400))).toBe(0)
+    // labels on lines no window reads are not looked for: the probe reads at most 100 lines
+    expect(labelKinds(`${'step\n'.repeat(60)}web-1  | once\nweb-1  | twice\n${'step\n'.repeat(2000)}`)).toBe(0)
+  })
+
+  it("reads a job's name that starts with any char in the scan", () => {
+    const body = ['Run npm test', '  \u25cf parser \u203a reads an empty file', 'rspec ./spec/a_spec.rb:12 # reads', 'done']
+    for (const job of ['build', '\u{1f9ea} build', '"build"', '_build']) {
+      const text = body.map((b, i) => `${job}\tRun tests\t2024-01-02T03:04:0${i}.1234567Z ${b}`).join('\n')
+      expect(scanLines(text, true).salient.map((s) => s.line)).toEqual([2, 3])
+    }
+  })
+
+  it('accepts job and step names up to 100 chars', () => {
+    const line = (n: number): string => `${'j'.repeat(n)}\tRun tests\t2024-01-02T03:04:05.1234567Z x`
+    expect(afterLinePrefix(line(100), 0, line(100).length)).toBe(line(100).length - 1)
+    expect(afterLinePrefix(line(101), 0, line(101).length)).toBe(0)
+  })
+
+  it.each([
+    '[vite]: Rollup failed to resolve import',
+    'myapp.db:connect: connection refused',
+    '@types/node: 20.1.0',
+    'docs/api note: see below',
+  ])('reads %j as a label (a look-alike that moves its content start only; the scan reads labels where they repeat)', (line) => {
+    expect(afterLinePrefix(line, 0, line.length)).toBeGreaterThan(0)
   })
 
   it('tells a blank line behind a prefix', () => {
@@ -139,10 +182,12 @@ describe('afterLinePrefix (shapes.ts)', () => {
     expect(bare('web-1  | ')).toBe(true)
     expect(bare('web-1  | x')).toBe(false)
     expect(bare('web:test: ')).toBe(true)
+    expect(bare('build\tRun tests\t2024-01-02T03:04:05.1234567Z')).toBe(true)
+    expect(bare('[pod/web-1/app] 2024-01-02T03:04:05.123456789Z')).toBe(true)
     expect(bare('2024-01-02T03:04:05.123456Z 00O ')).toBe(true)
     expect(bare('2024-01-02T03:04:05.123456Z 00O+')).toBe(true)
-    expect(bare('web:test:')).toBe(true)
-    expect(bare('[@acme/web]:')).toBe(true)
+    expect(bare('web:test:')).toBe(false) // (a label has its space)
+    expect(bare('[@acme/web]: ')).toBe(true)
     expect(bare('web:test: x')).toBe(false)
     expect(bare('03:04:05 x')).toBe(false)
     expect(bare('12:34')).toBe(false)
@@ -203,9 +248,11 @@ const STARTS = [
   'web:test: ', '2024-01-02T03:04:05.1234567Z web:test: ', 'packages/web test: ', '[@acme/web]: ', '@acme/web: ', '[pod/web-1/app] ',
   '[pod/web-1/app] 2024-01-02T03:04:05.123456789Z ', '[info]: ', 'ERROR:root: ', 'build\tRun tests\t2024-01-02T03:04:05.1234567Z ', 'a\tb\tc ',
   '2024-01-02T03:04:05.123456Z 01O ', '2024-01-02T03:04:05.123456Z 00O+', '2024-01-02T03:04:05.123456Z 0aE ', '2024-01-02T03:04:05.123456Z 01O web:test: ', '2024-01-02T03:04:05.123456Z 01X ',
+  // a job's label with no stamp after it (the reader's remembered label must not be taken alone), a BOM, bare labels
+  'build\tRun tests\t', 'build\tRun tests\tx ', 'build\tRun tests\t\ufeff2024-01-02T03:04:05.1234567Z ', 'build\tRun tests\t2024-01-02 03:04:05 ', 'web:test:', 'web:test: web:test: ',
 ]
 /** The starts that hold a container's or a task's label. */
-const LABELLED = new Set(['web-1  | ', '2024-01-02T03:04:05.1234567Z web-1  | ', '03:04:05 web.1  | ', 'web:test: ', '2024-01-02T03:04:05.1234567Z web:test: ', 'packages/web test: ', '[@acme/web]: ', '@acme/web: ', '[pod/web-1/app] ', '[pod/web-1/app] 2024-01-02T03:04:05.123456789Z ', 'build\tRun tests\t2024-01-02T03:04:05.1234567Z ', '2024-01-02T03:04:05.123456Z 01O web:test: '])
+const LABELLED = new Set(['web:test:', 'build\tRun tests\t\ufeff2024-01-02T03:04:05.1234567Z ', 'web:test: web:test: ', 'web-1  | ', '2024-01-02T03:04:05.1234567Z web-1  | ', '03:04:05 web.1  | ', 'web:test: ', '2024-01-02T03:04:05.1234567Z web:test: ', 'packages/web test: ', '[@acme/web]: ', '@acme/web: ', '[pod/web-1/app] ', '[pod/web-1/app] 2024-01-02T03:04:05.123456789Z ', 'build\tRun tests\t2024-01-02T03:04:05.1234567Z ', '2024-01-02T03:04:05.123456Z 01O web:test: '])
 const CONTENTS = ['FAIL src/a.test.ts', ' INFO 12 --- started', '    at a.B.c(B.java:1)', '\u25cf a \u203a b', 'ERROR boom', '', '--- FAIL: TestX (0.00s)']
 
 describe('LinePrefixReader (shapes.ts): the scan reads a stamp like the last one without parsing it', () => {
@@ -214,10 +261,23 @@ describe('LinePrefixReader (shapes.ts): the scan reads a stamp like the last one
       fc.property(fc.array(fc.tuple(fc.constantFrom(...STARTS), fc.constantFrom(...CONTENTS), fc.nat(9)), { minLength: 1, maxLength: 60 }), (parts) => {
         // (the digits of each stamp vary from line to line, as a clock's do)
         const lines = parts.map(([a, b, d]) => a.replace(/\d/g, (x) => String((Number(x) + d) % 10)) + b)
-        const reader = new LinePrefixReader(true)
+        const reader = new LinePrefixReader(SERVICE_LABELS | JOB_LABELS)
         for (const line of lines) expect(reader.after(line, 0, line.length)).toBe(afterLinePrefix(line, 0, line.length))
+        // the same lines in one text, read at their offsets
+        const text = lines.join('\n')
+        const joined = new LinePrefixReader(SERVICE_LABELS | JOB_LABELS)
+        let at = 0
+        for (const line of lines) {
+          expect(joined.after(text, at, at + line.length)).toBe(afterLinePrefix(text, at, at + line.length))
+          at += line.length + 1
+        }
+        // with a job's labels only: the same on every line that holds no container's or task's
+        const jobs = new LinePrefixReader(JOB_LABELS)
+        parts.forEach(([a], i) => {
+          if (!LABELLED.has(a) || a.startsWith('build\t')) expect(jobs.after(lines[i]!, 0, lines[i]!.length)).toBe(afterLinePrefix(lines[i]!, 0, lines[i]!.length))
+        })
         // without labels: the same on every line that holds none
-        const plain = new LinePrefixReader(false)
+        const plain = new LinePrefixReader(0)
         parts.forEach(([a], i) => {
           if (!LABELLED.has(a)) expect(plain.after(lines[i]!, 0, lines[i]!.length)).toBe(afterLinePrefix(lines[i]!, 0, lines[i]!.length))
         })
@@ -231,7 +291,8 @@ describe('a prefixed log is read as a GitHub Actions log is', () => {
   it('scores and weighs every line the same behind any prefix (fast-check)', () => {
     const forms = Object.keys(PREFIXES).filter((k) => k !== 'gha')
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...POOL), { minLength: 1, maxLength: 80 }), fc.constantFrom(...forms), (lines, form) => {
+      // (two lines at least: a label counts where it repeats, `labelKinds`)
+      fc.property(fc.array(fc.constantFrom(...POOL), { minLength: 2, maxLength: 80 }), fc.constantFrom(...forms), (lines, form) => {
         const read = (prefix: string): Array<[number, number]> => {
           const text = lines.map((l) => `${prefix}${l}`).join('\n')
           return weighSalient(text, scanLines(text, true).salient).map((s) => [s.line, s.score])

@@ -45,6 +45,11 @@ const SUMMARIES: Array<[string, string]> = [
   ['tox 4, signal', '  docs: FAIL code -3 (0.01 seconds)'],
   ['tox 4 verdict', '  evaluation failed :( (8.65 seconds)'],
   ['nox', 'nox > Session tests-3.11 failed.'],
+  ['nox, parametrized', "nox > Session tests(python='3.11', django='4.2') failed."],
+  ['tox 3, no interpreter', 'ERROR:   py27: InterpreterNotFound: python2.7'],
+  ['tox 3, deps', 'ERROR:   py37: could not install deps [-rrequirements.txt]; v = InvocationError(...)'],
+  ['Cucumber, undefined', '1 scenario (1 undefined)'],
+  ['Cucumber, ambiguous', '2 scenarios (1 ambiguous, 1 passed)'],
 ]
 
 const FAILURES: Array<[string, string]> = [
@@ -94,6 +99,8 @@ describe('runnerShape', () => {
     '  py311: OK (2.10=setup[0.05]+cmd[2.05] seconds)',
     '  congratulations :) (2.20 seconds)',
     'nox > Session tests-3.11 was successful.',
+    "nox > Session tests(python='3.11', django='4.2') was successful.",
+    'nox > Session lint failed to start: x', // (not its verdict's end)
   ])('not a runner verdict: %s', (line) => expect(runnerShape(line)).toBeUndefined())
 
   it('never throws, reads a bounded prefix, is deterministic', () => {

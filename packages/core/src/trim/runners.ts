@@ -64,12 +64,12 @@ const SUMMARY: readonly RegExp[] = [
   /^Suite "[^"]*" failed after/, // Swift Testing suite verdict
   /^DONE(?: \d+ runs,)? \d+ tests(?:, \d+ skipped)?, \d+ (?:failures?|errors?)\b/, // gotestsum: DONE 12 tests, 2 failures in 0.5s
   new RegExp(`^=== ${SGR}(?:Failed|Errors)${SGR}$`), // gotestsum's summary sections
-  new RegExp(`^\\d+ (?:scenarios?|steps?) \\((?:${SGR}\\d+ \\w+${SGR}, )*${SGR}\\d+ failed`), // Cucumber: 3 scenarios (1 failed, 2 passed)
+  new RegExp(`^\\d+ (?:scenarios?|steps?) \\((?:${SGR}\\d+ \\w+${SGR}, )*${SGR}\\d+ (?:failed|undefined|ambiguous)`), // Cucumber: 3 scenarios (1 failed, 2 passed); strict mode fails on undefined, ambiguous steps
   /^Failed examples:$/, // RSpec: the rerun list's header
-  /^ERROR: +\S+: (?:commands failed|InvocationError)/, // tox 3: ERROR:   py37: commands failed
+  /^ERROR: +\S+: (?:commands failed|InvocationError|InterpreterNotFound|could not install deps)/, // tox 3: ERROR:   py37: commands failed
   /^\S+: FAIL code -?\d+ \(/, // tox 4: py311: FAIL code 1 (2.10=setup[0.05]+cmd[2.05] seconds)
   /^evaluation failed :\(/, // tox 4
-  /^nox > Session \S+ (?:failed|aborted)/, // nox: nox > Session tests-3.11 failed.
+  /^nox > Session \S.*? (?:failed|aborted)\.?$/, // nox: nox > Session tests-3.11 failed. (a parametrized session's name holds spaces: tests(python='3.11', django='4.2'))
 ]
 
 const FAILURE: readonly RegExp[] = [

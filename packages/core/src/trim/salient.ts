@@ -8,7 +8,7 @@ import { afterLocation, hitScore, KEYWORDS, WORDS } from './keywords.js'
 import { compileLiterals, literalCursor } from '../scan/literals.js'
 import { isDigit, isLetter, isUpper } from './chars.js'
 import { runnerShape } from './runners.js'
-import { JSON_FAIL, JSON_PASS, LinePrefixReader, QUIET_BLOCK, afterLinePrefix, hasServices, isBarePrefix, isCompactProgress, isCrossMark, lineShape, shapeScore, trimmedEnd } from './shapes.js'
+import { JSON_FAIL, JSON_PASS, LinePrefixReader, QUIET_BLOCK, afterLinePrefix, isBarePrefix, labelKinds, isCompactProgress, isCrossMark, lineShape, shapeScore, trimmedEnd } from './shapes.js'
 import { demoteRecapped, goJsonTest, goPassedBlockStart, isJestRecap, passedBlockStart, surefirePass } from './passing.js'
 import { endsWithSuccess, startsWithSuccess } from './verdict.js'
 
@@ -264,18 +264,21 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
   }
   let line = 0
   let start = 0
-  // A log of several processes (a container's `web-1  | ` or a monorepo task's `web:test: ` on one
-  // of its first lines): lines starting with a letter or `@` may have a runner shape after that label.
-  const services = hasServices(text)
-  // Each line's prefix read by one reader: it remembers the last timestamp (`shapes.ts`).
-  const prefixes = new LinePrefixReader(services)
+  // A log of several processes (a container's `web-1  | `, a monorepo task's `web:test: `, a CI
+  // job's step's `build\tRun tests\t` on lines of it: `shapes.ts` labelKinds): every line may have a
+  // runner shape after its label.
+  const kinds = labelKinds(text)
+  const services = kinds !== 0
+  // Each line's prefix read by one reader: it remembers the last timestamp and label (`shapes.ts`).
+  const prefixes = new LinePrefixReader(kinds)
   /**
    * {@link contentMayHaveShape} of the line `[start, end)` after its prefix: a timestamp (one like
-   * the last is not parsed again), and in a Compose log a container's name.
+   * the last is not parsed again), and in a labelled log its label.
    */
   const shapeAt = (start: number, end: number): boolean => {
     const c = text.charCodeAt(start)
-    if (c !== 91 && c !== 40 && !isDigit(c) && !(services && (isLetter(c) || c === 64))) return contentMayHaveShape(text, start)
+    // (in a labelled log every line: a job's name may start with any char, `🧪 Test`)
+    if (!services && c !== 91 && c !== 40 && !isDigit(c)) return contentMayHaveShape(text, start)
     const from = prefixes.after(text, start, end)
     return from > start ? from < end && contentMayHaveShape(text, from) : contentMayHaveShape(text, start)
   }

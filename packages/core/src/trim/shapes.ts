@@ -69,10 +69,10 @@ const STAMP_CHARS = 40
 const GH_NAME_MAX = 100
 /**
  * Longest line prefix {@link afterLinePrefix} skips: a label (a job's and a step's names with
- * their tabs and a byte-order mark, the longest), a timestamp and its space, then a container's
- * or a task's label (or a level's pad).
+ * their tabs and a byte-order mark, the longest), a timestamp and its space, GitLab's stream
+ * marker, then a container's or a task's label (or a level's pad).
  */
-export const LINE_PREFIX_MAX = 2 * (GH_NAME_MAX + 1) + 1 + STAMP_CHARS + 1 + SERVICE_MAX
+export const LINE_PREFIX_MAX = 2 * (GH_NAME_MAX + 1) + 1 + STAMP_CHARS + 1 + 4 + SERVICE_MAX + 3
 
 /**
  * Offset right after the timestamp that starts the line at `start` (none past `end`), else -1.
@@ -166,10 +166,10 @@ const isHexDigit = (c: number): boolean => isDigit(c) || (c >= 97 && c <= 102)
  * (`2024-01-02T03:04:05.123456Z 01O `, `... 00O+`).
  */
 function afterStream(text: string, at: number, end: number): number {
-  if (at + 4 > end) return at
-  const kind = text.charCodeAt(at + 2)
   const sep = text.charCodeAt(at + 3)
-  return (kind === 79 || kind === 69) && (sep === 32 || sep === 43) && isHexDigit(text.charCodeAt(at)) && isHexDigit(text.charCodeAt(at + 1)) ? at + 4 : at
+  if ((sep !== 32 && sep !== 43) || at + 4 > end) return at
+  const kind = text.charCodeAt(at + 2)
+  return (kind === 79 || kind === 69) && isHexDigit(text.charCodeAt(at)) && isHexDigit(text.charCodeAt(at + 1)) ? at + 4 : at
 }
 
 /** Longest timestamp (and its space) a {@link LinePrefixReader} remembers. */
@@ -184,8 +184,11 @@ const LABEL_MEMO_MAX = 2 * (GH_NAME_MAX + 1)
  * same chars at the same places and a digit first without parsing its stamp again: the same
  * offset as `afterLinePrefix` on every line whose stamp holds digits where the last one did
  * (the parse reads no char past that space, and tells its chars apart only as digits or as
- * those chars). Without `services` (a log whose lines hold no container's name: see
- * {@link hasServices}) it reads no name, before a stamp or after it.
+ * those chars). It reads the labels of the kinds the log holds ({@link labelKinds}), and
+ * remembers the last line's label to read the next one that starts with the same chars. With no
+ * kind it reads no label, before a stamp or after it; without {@link JOB_LABELS}, no job's and
+ * step's; without {@link SERVICE_LABELS}, no container's or task's (a `gh run view --log`
+ * capture's lines read a job's label, a stamp, then their content).
  */
 export class LinePrefixReader {
   private readonly at = new Uint8Array(STAMP_MEMO_MAX)
@@ -195,21 +198,34 @@ export class LinePrefixReader {
   /** The last line's label (`web:test: `, `build\tRun tests\t`), when it ends with a space or a tab; else of length 0. */
   private readonly labelChars = new Uint16Array(LABEL_MEMO_MAX)
   private labelLength = 0
+  /** Whether the remembered stamp is in GitHub Actions' form (`...T03:04:05.1234567Z`). */
+  private memoActions = false
 
-  constructor(private readonly services: boolean) {}
+  private readonly services: boolean
+  private readonly jobs: boolean
+  /** Whether a container's or a task's label may follow a stamp ({@link SERVICE_LABELS}). */
+  private readonly named: boolean
 
-  /** {@link afterLinePrefix}`(text, start, end)` (with no label unless `services`). */
+  /** `kinds`: the {@link labelKinds} of the log (none read without it, no job's label without {@link JOB_LABELS}). */
+  constructor(kinds: number) {
+    this.services = kinds !== 0
+    this.jobs = (kinds & JOB_LABELS) !== 0
+    this.named = (kinds & SERVICE_LABELS) !== 0
+  }
+
+  /** {@link afterLinePrefix}`(text, start, end)`, reading only the log's {@link labelKinds}. */
   after(text: string, start: number, end: number): number {
     if (this.services) {
       const n = this.labelLength
       if (n > 0 && start + n <= end && this.sameLabel(text, start)) {
         const p = start + n
         const q = this.afterStampAt(text, p, end)
-        // (a job's and step's label is one only before a stamp: afterJobAndStep)
-        if (q > p || this.labelChars[n - 1] !== 9 || stampEnd(text, p, end) !== -1) return q
+        // (a job's and step's label is one only before GitHub's stamp, afterJobAndStep: the stamp
+        // just read is the remembered one, unless it was too long to remember)
+        if (this.labelChars[n - 1] !== 9 || (q > p && this.memoActions && this.stampLikeLast(text, p, end))) return q
         return afterLinePrefix(text, start, end)
       }
-      const p = afterLabel(text, start, end)
+      const p = afterLabel(text, start, end, this.jobs)
       const tail = text.charCodeAt(p - 1)
       this.labelLength = 0
       if (p > start && p - start <= LABEL_MEMO_MAX && (tail === 32 || tail === 9)) {
@@ -221,7 +237,17 @@ export class LinePrefixReader {
     const c = text.charCodeAt(start)
     // (a line that starts with neither holds no timestamp first)
     if (c !== 91 && c !== 40 && !isDigit(c)) return start
+    // (the common line, inline: a stamp like the last one)
+    if (isDigit(text.charCodeAt(c === 91 || c === 40 ? start + 1 : start)) && this.stampLikeLast(text, start, end)) return afterStampUnlabelled(text, start + this.width, end)
     return this.afterStampAt(text, start, end)
+  }
+
+  /** True when a stamp with the remembered one's chars other than digits, at their places, starts at `at`. */
+  private stampLikeLast(text: string, at: number, end: number): boolean {
+    const { at: where, chars, count, width } = this
+    if (width === 0 || at + width > end) return false
+    for (let k = 0; k < count; k++) if (text.charCodeAt(at + where[k]!) !== chars[k]) return false
+    return true
   }
 
   /** True when the line at `start` starts with the remembered label (the caller checked it fits). */
@@ -236,20 +262,14 @@ export class LinePrefixReader {
   private afterStampAt(text: string, at: number, end: number): number {
     const c = text.charCodeAt(at)
     if (c !== 91 && c !== 40 && !isDigit(c)) return at
-    const w = this.width
-    if (w > 0 && at + w <= end && isDigit(text.charCodeAt(c === 91 || c === 40 ? at + 1 : at))) {
-      const { at: where, chars, count } = this
-      let k = 0
-      while (k < count && text.charCodeAt(at + where[k]!) === chars[k]) k++
-      if (k === count) {
-        const p = at + w
-        if (this.services) return afterStamp(text, p, end)
-        return afterStampUnlabelled(text, p, end)
-      }
+    if (isDigit(text.charCodeAt(c === 91 || c === 40 ? at + 1 : at)) && this.stampLikeLast(text, at, end)) {
+      const p = at + this.width
+      return this.named ? afterStamp(text, p, end) : afterStampUnlabelled(text, p, end)
     }
     const e = stampEnd(text, at, end)
     if (e === -1 || e >= end || text.charCodeAt(e) !== 32) return at
     if (e + 1 - at <= STAMP_MEMO_MAX) {
+      this.memoActions = text.charCodeAt(at + 10) === 84 && text.charCodeAt(e - 1) === 90
       this.width = e + 1 - at
       this.count = 0
       for (let k = 0; k < this.width; k++) {
@@ -259,47 +279,63 @@ export class LinePrefixReader {
         this.chars[this.count++] = x
       }
     }
-    return this.services ? afterStamp(text, e + 1, end) : afterStampUnlabelled(text, e + 1, end)
+    return this.named ? afterStamp(text, e + 1, end) : afterStampUnlabelled(text, e + 1, end)
   }
 }
 
-/** Lines of a log's start {@link hasServices} reads (and at most 64 chars of each line's start). */
+/** Lines of a log's start {@link labelKinds} reads. */
 const SERVICE_PROBE_LINES = 50
-/** Windows past the start {@link hasServices} reads, spread evenly over the log, and lines in each. */
+/** Windows past the start {@link labelKinds} reads, spread evenly over the log, and lines in each. */
 const SERVICE_PROBE_WINDOWS = 10
 const SERVICE_WINDOW_LINES = 5
 
+/** {@link labelKinds}: a container's or a task's label (`web-1  | `, `web:test: `), before or after a stamp. */
+export const SERVICE_LABELS = 1
+/** {@link labelKinds}: a CI job's and step's names before the stamp (`gh run view --log`'s `build\tRun tests\t`). */
+export const JOB_LABELS = 2
+
 /**
- * True when a line of `text` holds a container's or a task's label before or after its timestamp
- * (`web-1  | `, `web:test: `, `2024-01-02T03:04:05.1234567Z web-1  | `): one of its first
- * {@link SERVICE_PROBE_LINES} lines (`docker compose up` prints `Attaching to web-1` and its own
- * progress first), or of {@link SERVICE_PROBE_WINDOWS} windows of {@link SERVICE_WINDOW_LINES}
- * lines spread over the rest (a CI job's set-up steps come before its `turbo run test`). Reads
- * at most 100 lines.
+ * The kinds of label ({@link SERVICE_LABELS}, {@link JOB_LABELS}, or both: 0 for none) that two
+ * lines of `text` hold alike: of its first {@link SERVICE_PROBE_LINES} lines (`docker compose up`
+ * prints `Attaching to web-1` and its own progress first) and of {@link SERVICE_PROBE_WINDOWS}
+ * windows of {@link SERVICE_WINDOW_LINES} lines spread over the rest (a CI job's set-up steps come
+ * before its `turbo run test`). A runner labels every line it relays, so a label seen once (Vite's
+ * `[vite]: `, a `psql:` location) does not count. Reads at most 100 lines, each up to its end.
  */
-export function hasServices(text: string): boolean {
-  const labelled = (from: number, lines: number): boolean => {
+export function labelKinds(text: string): number {
+  const seen = [new Set<string>(), new Set<string>(), new Set<string>()]
+  let kinds = 0
+  const note = (kind: number, label: string): void => {
+    if (seen[kind]!.has(label)) kinds |= kind
+    else seen[kind]!.add(label)
+  }
+  const probe = (from: number, lines: number): void => {
     let start = from
     for (let n = 0; n < lines && start < text.length; n++) {
       let end = text.indexOf('\n', start)
       if (end === -1) end = text.length
-      if (afterLabel(text, start, end) > start) return true
-      const e = stampEnd(text, start, end)
+      let at = afterService(text, start, end)
+      if (at > start) note(SERVICE_LABELS, text.slice(start, at))
+      else {
+        at = afterJobAndStep(text, start, end)
+        if (at > start) note(JOB_LABELS, text.slice(start, at))
+      }
+      const e = stampEnd(text, at, end)
       if (e !== -1 && e < end && text.charCodeAt(e) === 32) {
         // (after GitLab's stream marker, when there is one)
         const at = afterStream(text, e + 1, end)
-        if (afterService(text, at, end) > at) return true
+        const after = afterService(text, at, end)
+        if (after > at) note(SERVICE_LABELS, text.slice(at, after))
       }
       start = end + 1
     }
-    return false
   }
-  if (labelled(0, SERVICE_PROBE_LINES)) return true
-  for (let k = 1; k <= SERVICE_PROBE_WINDOWS; k++) {
+  probe(0, SERVICE_PROBE_LINES)
+  for (let k = 1; k <= SERVICE_PROBE_WINDOWS && kinds !== (SERVICE_LABELS | JOB_LABELS); k++) {
     const nl = text.indexOf('\n', Math.floor((text.length * k) / (SERVICE_PROBE_WINDOWS + 1)))
-    if (nl !== -1 && labelled(nl + 1, SERVICE_WINDOW_LINES)) return true
+    if (nl !== -1) probe(nl + 1, SERVICE_WINDOW_LINES)
   }
-  return false
+  return kinds
 }
 
 /** `at` past one space that pads a logger's upper-case level word of four letters (` INFO `, ` WARN `), else `at`. */
@@ -319,29 +355,37 @@ function afterService(text: string, start: number, end: number): number {
   return from > start ? from : afterTaskLabel(text, start, end)
 }
 
-/** {@link afterService}, or a CI job's step's label ({@link afterJobAndStep}: only at a line's start, before its stamp). */
-function afterLabel(text: string, start: number, end: number): number {
+/** {@link afterService}, or (unless not `jobs`) a CI job's step's label ({@link afterJobAndStep}: only at a line's start, before its stamp). */
+function afterLabel(text: string, start: number, end: number, jobs = true): number {
   const from = afterService(text, start, end)
-  return from > start ? from : afterJobAndStep(text, start, end)
+  return from > start || !jobs ? from : afterJobAndStep(text, start, end)
 }
 
 /**
  * Offset after the `job<TAB>step<TAB>` label `gh run view --log` (and `--log-failed`) puts before
  * each line of a GitHub Actions log (`build (ubuntu-latest)\tRun tests\t2024-01-02T03:04:05.1234567Z ...`),
  * else `start`: two names of 1 to {@link GH_NAME_MAX} chars, each ended by a tab, then the line's
- * own timestamp (a step log's first line may start with a byte-order mark, skipped).
+ * own timestamp in GitHub's form (a tab-separated table's third column, a `mysql -B` row's
+ * `2024-01-02 03:04:05`, is none; a step log's first line may start with a byte-order mark, skipped).
  */
 function afterJobAndStep(text: string, start: number, end: number): number {
   let i = start
   for (let name = 0; name < 2; name++) {
     const from = i
-    const stop = Math.min(end, from + GH_NAME_MAX)
+    const stop = Math.min(end, from + GH_NAME_MAX + 1)
     while (i < stop && text.charCodeAt(i) !== 9) i++
     if (i === from || i >= stop) return start
     i++
   }
   if (text.charCodeAt(i) === 0xfeff) i++
-  return stampEnd(text, i, end) === -1 ? start : i
+  return isActionsStamp(text, i, end) ? i : start
+}
+
+/** True when an ISO stamp in UTC, as GitHub Actions writes it (`2024-01-02T03:04:05.1234567Z`), starts at `at`. */
+function isActionsStamp(text: string, at: number, end: number): boolean {
+  if (text.charCodeAt(at + 10) !== 84) return false
+  const e = stampEnd(text, at, end)
+  return e !== -1 && text.charCodeAt(e - 1) === 90
 }
 
 /**
@@ -381,16 +425,26 @@ const isNameChar = (c: number): boolean => isLetterOrDigit(c) || c === 64 || c =
 const isLower = (c: number): boolean => c >= 97 && c <= 122
 
 /**
- * Offset after a task's label at `at`, when `text[from, at)` is the name before it: a task's name
- * (a letter, then letters, digits, `_` `.` `-` `:`) ending with `:`, then a space or the line's end;
- * else -1.
+ * Offset after a task's name at `at` and the space after it, else -1: `:`-separated segments
+ * (`test`, `test:unit`) of letters, digits, `_` `.` `-`, the last ended by `:` and a space. Each
+ * segment starts with a letter and has a lower-case one (`init.sql:12: ` is a file and a line,
+ * `root:WARNING: ` a logger and a level).
  */
-function afterTaskName(text: string, at: number, stop: number, end: number): number {
-  if (!isLetter(text.charCodeAt(at))) return -1
-  let k = at + 1
-  while (k < stop && (isNameChar(text.charCodeAt(k)) || text.charCodeAt(k) === 58) && text.charCodeAt(k) !== 47 && text.charCodeAt(k) !== 64) k++
-  if (text.charCodeAt(k - 1) !== 58 || k - 1 === at) return -1
-  return k === end ? end : text.charCodeAt(k) === 32 ? k + 1 : -1
+function afterTaskName(text: string, at: number, stop: number): number {
+  let k = at
+  for (;;) {
+    if (!isLetter(text.charCodeAt(k))) return -1
+    let lower = false
+    while (k < stop) {
+      const c = text.charCodeAt(k)
+      if (!(isLetterOrDigit(c) || c === 95 || c === 46 || c === 45)) break
+      if (isLower(c)) lower = true
+      k++
+    }
+    if (!lower || text.charCodeAt(k) !== 58) return -1
+    k++
+    if (text.charCodeAt(k) === 32) return k + 1
+  }
 }
 
 /**
@@ -403,9 +457,13 @@ function afterTaskName(text: string, at: number, stop: number, end: number): num
  * - lerna (`lerna run --stream`): `@acme/web: ` (a scoped name only: `web: ` reads as prose);
  * - kubectl: `[pod/web-7d9f8c6b5-x2x4q/app] `.
  *
- * A package's name is lower-case, as npm's are (`ERROR:root: `, `[Screenshot]: ` are no label), a
- * task's starts with a letter (`src/a.ts:12: ` is a location) and a pnpm directory holds a `/`
- * past its first char.
+ * A package's name is lower-case, as npm's are, with a `/` only after an `@scope` (`ERROR:root: `,
+ * `[Screenshot]: `, `config/app.yml:db: ` are no label); a task's segments start with a letter and
+ * hold a lower-case one (`src/a.ts:12: ` is a location, `root:WARNING: ` a logger's level); a pnpm
+ * directory holds a `/` and no `.`. A label is followed by its space: `x:y:` at a line's end is
+ * none. One such look-alike in a log costs little: the scan reads labels on every line only where
+ * one repeats ({@link labelKinds}), and elsewhere a look-alike moves where a line's content starts.
+ * Reads at most {@link SERVICE_MAX} + 3 chars.
  */
 function afterTaskLabel(text: string, start: number, end: number): number {
   const c = text.charCodeAt(start)
@@ -415,41 +473,44 @@ function afterTaskLabel(text: string, start: number, end: number): number {
     while (i < stop && isNameChar(text.charCodeAt(i))) i++
     if (i === start + 1 || text.charCodeAt(i) !== 93) return start
     const next = text.charCodeAt(i + 1)
-    if (next === 32) return text.startsWith('pod/', start + 1) && i + 2 <= end ? i + 2 : start
-    if (next !== 58 || !(i + 2 === end || text.charCodeAt(i + 2) === 32)) return start
+    if (next === 32) return text.startsWith('pod/', start + 1) ? i + 2 : start
+    if (next !== 58 || text.charCodeAt(i + 2) !== 32) return start
     const name = text.slice(start + 1, i)
     if (LEVELS.has(name) || !/^[a-z0-9@][a-z0-9@._/-]*$/.test(name)) return start
-    return Math.min(end, i + 3)
+    return i + 3
   }
   if (!isLower(c) && c !== 64) return start
   let i = start + 1
-  let slash = -1
+  let slashes = 0
   let upper = false
+  let dot = false
   while (i < stop && isNameChar(text.charCodeAt(i))) {
-    if (slash === -1 && text.charCodeAt(i) === 47) slash = i
-    if (isUpper(text.charCodeAt(i))) upper = true
+    const x = text.charCodeAt(i)
+    if (x === 47) slashes++
+    else if (x === 46) dot = true
+    else if (isUpper(x)) upper = true
     i++
   }
   const next = text.charCodeAt(i)
   if (next === 58) {
-    // (a package's name is lower-case: `user:Alice: ` is none)
-    if (upper) return start
+    // an npm package's name: lower-case, `@scope/` the only `/` (`user:Alice: `, `config/app.yml:db: ` are none)
+    if (upper || slashes > (c === 64 ? 1 : 0) || (c === 64 && slashes === 0)) return start
     // lerna: `@acme/web: `
-    if (text.charCodeAt(i + 1) === 32 || i + 1 === end) return c === 64 && slash !== -1 ? Math.min(end, i + 2) : start
+    if (text.charCodeAt(i + 1) === 32) return c === 64 ? i + 2 : start
     // Turborepo: `web:test: `
-    const e = afterTaskName(text, i + 1, stop, end)
+    const e = afterTaskName(text, i + 1, stop)
     return e === -1 ? start : e
   }
-  // pnpm: `packages/web test: `
-  if (next !== 32 || slash === -1) return start
-  const e = afterTaskName(text, i + 1, stop, end)
+  // pnpm: `packages/web test: ` (a directory: a `/`, no `.`: `github.com/a/b test: ` is none)
+  if (next !== 32 || slashes === 0 || dot) return start
+  const e = afterTaskName(text, i + 1, stop)
   return e === -1 ? start : e
 }
 
 /** True when the line `[start, end)` is a line prefix alone (a timestamp, a container's name: how such logs write a blank line). */
 export function isBarePrefix(text: string, start: number, end: number): boolean {
   const from = afterLinePrefix(text, start, end)
-  if (from > start) return trimmedEnd(text, from, end) === from
+  if (from > start) return trimmedEnd(text, from, end) === from || stampEnd(text, from, end) === trimmedEnd(text, from, end)
   return stampEnd(text, start, end) === end
 }
 
