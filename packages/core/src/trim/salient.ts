@@ -6,7 +6,7 @@
  */
 import { afterLocation, hitScore, KEYWORDS, WORDS } from './keywords.js'
 import { compileLiterals, literalCursor } from '../scan/literals.js'
-import { isDigit, isLetter, isUpper } from './chars.js'
+import { isDigit, isUpper } from './chars.js'
 import { runnerShape } from './runners.js'
 import { JSON_FAIL, JSON_PASS, LinePrefixReader, QUIET_BLOCK, afterLinePrefix, isBarePrefix, labelKinds, isCompactProgress, isCrossMark, lineShape, shapeScore, trimmedEnd } from './shapes.js'
 import { demoteRecapped, goJsonTest, goPassedBlockStart, isJestRecap, passedBlockStart, surefirePass } from './passing.js'
@@ -178,7 +178,7 @@ for (let d = 48; d <= 57; d++) SHAPE_FIRST[d] = 2
 
 /**
  * True when the content at `start` may have a runner shape ({@link shapeScore}): it starts with one
- * of `_ E e ● - = * # : r c { . /`, a cross mark (`× ✕ ✖ ✗ ✘ ❌ ⨯`), a private-use glyph (Swift Testing's),
+ * of `_ E e ● - = * # : r c { . /`, an escape (a colour code), a cross mark (`× ✕ ✖ ✗ ✘ ❌ ⨯`), a private-use glyph (Swift Testing's),
  * indentation, a compact reporter's `00:01 +` or `1) `. Most lines fail these char-code tests
  * and cost nothing more.
  */

@@ -25,12 +25,13 @@
  * | go test -json | `{"Time":...,"Output":"--- FAIL: ..."}`: the `Output` field judged as a line (above) | as its text |
  * | go test -json | `{"Action":"pass",...,"Test":"TestX"}` (a test passed or was skipped: its output events) | {@link JSON_PASS} |
  * | Dart, Flutter (compact reporter) | `00:01 +3 -1: test name [E]` (a failed test) | 3 |
+ * | any tool | a line whose content starts in red (`\x1b[31m`, `\x1b[1;31m`: {@link redStart}; not Docker's bright-red stderr) | {@link RED_SCORE} |
  * | Pest, Collision | `⨯ it parses` (a failed test's mark) | 3 |
  * | kotlinc (Gradle, Maven) | `e: file:///src/A.kt:12:5 Type mismatch: ...` (an error; its message may carry no keyword) | 3 |
  * | compilers, linters | `./a.go:12:5: undefined: x`, `/src/a.c:3:1: ...` (a location with a column at the line start, a path from `.` or `/`; not `note:`/`help:`) | 2 |
  *
  * Cost: a switch on one char code per line (after a line prefix, afterLinePrefix, and at most 8
- * spaces of indentation); only lines starting with one of `_ E e ● - = * # : r c { . /` or a digit, and
+ * spaces of indentation); only lines starting with one of `_ E e ● - = * # : r c { . /`, an escape, a digit, and
  * indented lines (their first token, for go test's location), read a few more chars, and never
  * past a bounded prefix (a JSON line: {@link JSON_PROBE} chars for its `Output` field). No regex.
  */
@@ -323,9 +324,9 @@ export function labelKinds(text: string): number {
       const e = stampEnd(text, at, end)
       if (e !== -1 && e < end && text.charCodeAt(e) === 32) {
         // (after GitLab's stream marker, when there is one)
-        const at = afterStream(text, e + 1, end)
-        const after = afterService(text, at, end)
-        if (after > at) note(SERVICE_LABELS, text.slice(at, after))
+        const from = afterStream(text, e + 1, end)
+        const label = afterService(text, from, end)
+        if (label > from) note(SERVICE_LABELS, text.slice(from, label))
       }
       start = end + 1
     }
@@ -449,7 +450,7 @@ function afterTaskName(text: string, at: number, stop: number): number {
 
 /**
  * Offset after the label a monorepo's task runner or `kubectl logs --prefix` puts before each
- * line, else `start`. Reads at most {@link SERVICE_MAX} chars:
+ * line, else `start`:
  *
  * - Turborepo: `web:test: `, `@acme/web:test:unit: ` (a package's name, `:`, the task's);
  * - pnpm (`pnpm -r run`): `packages/web test: ` (the package's directory, a space, the script's name);
@@ -622,7 +623,7 @@ export function lineShape(text: string, start: number, end: number, inJson = fal
       // gotestsum's GitHub Actions group of a passing or skipped test
       return QUIET_GROUPS.some((g) => has(text, i, stop, g)) ? QUIET_BLOCK : 0
     case 27:
-      // a line a tool coloured red (SGR 31, 91, bold or not): how most tools print an error
+      // a line a tool coloured red (SGR 31, bold or not; not Docker's bright-red stderr): how most tools print an error
       return redStart(text, i, stop) ? RED_SCORE : 0
     case 42:
       // Gradle: * What went wrong:
