@@ -12,6 +12,15 @@ const lineArb = fc.oneof(
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 60 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
   { weight: 1, arbitrary: fc.nat(3000).map((n) => 'x'.repeat(n)) },
+  // line prefixes and colours the scan reads (round 14): labels, stamps, GitLab's marker, red codes
+  {
+    weight: 2,
+    arbitrary: fc.tuple(
+      fc.constantFrom('', 'web:test: ', 'packages/web test: ', '[@acme/web]: ', '[pod/w-1/c] ', 'web-1  | ', 'build\tRun tests\t2024-01-02T03:04:05.1234567Z ', 'build\tRun tests\t\ufeff2024-01-02T03:04:05.1234567Z ', '2024-01-02T03:04:05.123456Z 01O ', '2024-01-02T03:04:05.123456Z 00O+', '2024-01-02T03:04:05.1234567Z web:test: '),
+      fc.constantFrom('', '\x1b[31m', '\x1b[1;31m', '\x1b[91m', '\x1b[38;5;31m', '\x1b[31m\x1b[0m', '  \x1b[31m'),
+      fc.constantFrom('Use x instead of y at line 3, column 2.', '--- FAIL: TestX (0.00s)', 'ok', '', '\x1b[0m', 'DONE 3 tests, 1 failure'),
+    ).map(([a, b, c]) => a + b + c),
+  },
 )
 const textArb = fc.oneof(
   fc.array(lineArb, { maxLength: 400 }).map((ls) => ls.join('\n')),
@@ -98,9 +107,9 @@ describe('trimResult invariants', () => {
         const out = trimResult(text, tool === undefined ? { maxChars } : { maxChars, tool })
         expect(out.changed).toBe(true)
         if (!out.applied.includes('fit') && out.applied.every((f) => f === 'dedup-exact' || f === 'blank' || f === 'ansi')) {
-          // Only merged runs, each with its count: nothing left out, nothing to mark.
+          // Only merged runs, each with its count, or colour codes stripped: nothing left out, nothing to mark.
           expect(out.omitted).toEqual([])
-          expect(out.text).toMatch(/ \(x\d+\)$|^\[\d+ blank lines\]$/m)
+          if (out.applied.some((f) => f !== 'ansi')) expect(out.text).toMatch(/ \(x\d+\)$|^\[\d+ blank lines\]$/m)
           return
         }
         expect(out.text).toMatch(/\[\.\.\. (?:spillway: omitted|lines? \d)/)
