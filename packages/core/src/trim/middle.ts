@@ -2,7 +2,7 @@ import { isLetterOrDigit } from './chars.js'
 import { isBlankLine, lineAt, nextStart, prevStart, type Line } from './lines.js'
 import { GAP_MARKER_MAX } from './marker.js'
 import { familyMiddles } from './family.js'
-import { LINE_PREFIX_MAX, afterLinePrefix, trimmedEnd } from './shapes.js'
+import { LINE_PREFIX_MAX, afterLinePrefix, jsonField, trimmedEnd } from './shapes.js'
 import { lineSalience, type SalientLine } from './salient.js'
 import type { Profile } from './types.js'
 import { contentAt, unitAfter } from './unit.js'
@@ -129,8 +129,22 @@ function around(text: string, s: SalientLine, headEnd: number, tailStart: number
  * each side ending before another test's pass verdict ({@link passed}).
  */
 function contextAround(text: string, s: SalientLine, headEnd: number, tailStart: number, profile: Pick<Profile, 'contextBefore' | 'contextAfter'>): Line[] {
-  const { above, below } = around(text, s, headEnd, tailStart, profile.contextBefore, profile.contextAfter, (l, under) => passed(text, l, !under) || (under && sibling(text, s, l)))
+  const test = eventTest(text, s)
+  const { above, below } = around(text, s, headEnd, tailStart, profile.contextBefore, profile.contextAfter, (l, under) => passed(text, l, !under) || (under && sibling(text, s, l)) || (test !== undefined && eventTest(text, l) !== test))
   return [...above.reverse(), { n: s.line, start: s.start, end: s.end }, ...below]
+}
+
+/** Chars of a JSON event line {@link eventTest} reads. */
+const EVENT_PROBE = 400
+
+/**
+ * The test a `go test -json` event line belongs to (its `"Test"` field: `{"Action":"output",
+ * "Test":"TestX","Output":"..."}`), else `undefined`. Parallel tests interleave their events, so a
+ * failure's context is its own test's events: another test's output around it is not.
+ */
+function eventTest(text: string, l: { start: number; end: number }): string | undefined {
+  const from = afterLinePrefix(text, l.start, l.end)
+  return text.charCodeAt(from) === 123 ? jsonField(text.slice(from, Math.min(l.end, from + EVENT_PROBE)), 'Test') : undefined
 }
 
 /** Chars of a line's start (after a CI timestamp) that {@link inStream} compares. */

@@ -305,6 +305,22 @@ describe('passing and skipped tests of a go test -json stream (passing.ts goJson
       expect(excerpt).toContain(`--- FAIL: ${f} (0.00s)`)
     }
   })
+
+  it("gives a failure its own test's events as context, not a parallel test's output (middle.ts eventTest)", () => {
+    // Six parallel tests fail between the output of one long passing test (TestMigrate, 20 events
+    // between each). Read as context, its events took the budget; each failure's own are kept.
+    const lines: string[] = []
+    for (let k = 0; k < 6; k++) {
+      for (let i = 0; i < 20; i++) lines.push(out('p', 'TestMigrate', `2024/01/02 03:04:05 OK    000${k}${i}_step.sql`))
+      const f = `TestParallel${k}`
+      lines.push(ev({ Action: 'cont', Package: 'p', Test: f }), out('p', f, `    parallel_test.go:${10 + k}: ${f}: unexpected value: got 0, want 1`), out('p', f, `--- FAIL: ${f} (0.0${k}s)`), ev({ Action: 'fail', Package: 'p', Test: f, Elapsed: 0.01 }))
+    }
+    for (let i = 0; i < 20; i++) lines.push(out('p', 'TestMigrate', `2024/01/02 03:04:06 OK    009${i}_step.sql`))
+    lines.push(out('p', 'TestMigrate', '--- PASS: TestMigrate (1.00s)'), ev({ Action: 'pass', Package: 'p', Test: 'TestMigrate', Elapsed: 1 }), out('p', '', 'FAIL'), ev({ Action: 'fail', Package: 'p', Elapsed: 1.1 }))
+    const excerpt = fitText(lines.join('\n'), 5000, profile).text
+    expect(excerpt.length).toBeLessThanOrEqual(5000)
+    for (let k = 0; k < 6; k++) expect(excerpt).toContain(`TestParallel${k}: unexpected value: got 0, want 1`)
+  })
 })
 
 describe("Jest's recap of every failing file (passing.ts isJestRecap, demoteRecapped)", () => {
