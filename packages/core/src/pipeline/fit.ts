@@ -2,9 +2,8 @@ import { changedSpan } from '../trim/coarse.js'
 import { charCut, fitText, mergeRanges } from '../trim/fit.js'
 import { lineOffsets } from '../trim/linemap.js'
 import { lineMapOf, SOURCE, type Provenance } from '../trim/provenance.js'
-import { raiseLines, redLines } from '../trim/colour.js'
+import { redLines } from '../trim/colour.js'
 import { scanLines, type LineScan } from '../trim/salient.js'
-import { RED_SCORE } from '../trim/shapes.js'
 import { countLines } from '../trim/text.js'
 import type { LineRange, Profile } from '../trim/types.js'
 import type { SalienceWeights } from '../trim/weights.js'
@@ -44,9 +43,9 @@ export function fitStep(text: string, budget: number, profile: Profile, provenan
 /**
  * The salience scan of `text`, a filtered copy of the source whose lines are the source's one for
  * one (`source`) or runs of them (`merged`), with the lines the source printed in red scored as the
- * scan scores a red line it sees (`trim/colour.ts`): the `ansi` filter took the colour away. A
- * merged run counts when its first line is red. `undefined` (the fitter scans) when the source has
- * no colour code.
+ * scan scores a red line it sees (`trim/colour.ts`, `scanLines`' `red`: 1 in a quiet block, demoted
+ * with a passing test's output): the `ansi` filter took the colour away. A merged run counts when
+ * its first line is red. `undefined` (the fitter scans) when the source has no colour code.
  */
 function colouredScan(text: string, provenance: Provenance, source: Source): LineScan | undefined {
   if (!source.text.includes('\x1b[')) return undefined
@@ -56,7 +55,7 @@ function colouredScan(text: string, provenance: Provenance, source: Source): Lin
     const at = new Map(provenance.starts.map((line, i) => [line, i + 1]))
     red = red.flatMap((line) => (at.has(line) ? [at.get(line)!] : []))
   } else if (provenance.kind !== 'source') return undefined
-  return raiseLines(text, scanLines(text, true), red, RED_SCORE)
+  return scanLines(text, true, undefined, red)
 }
 
 /** The fit cut the terminal filter's output: its ranges no longer hold. */

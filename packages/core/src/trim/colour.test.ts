@@ -3,7 +3,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { trimResult } from '../pipeline/trim-result.js'
-import { raiseLines, redLines } from './colour.js'
+import { redLines } from './colour.js'
 import { scanLines } from './salient.js'
 import { RED_SCORE, redStart, shapeScore } from './shapes.js'
 
@@ -19,6 +19,8 @@ describe('redStart (shapes.ts)', () => {
     [`${ESC}[1;31;42mX`, true],
     [`${ESC}[38;5;196;31mX`, true], // a 256-colour foreground, then red
     [`${ESC}[31m  1) Calculator adds`, true], // indented text in red
+    [`${ESC}[0K${ESC}[31;1mThe command "make test" exited with 2.`, false], // an erase code first (Travis): not read past
+    [`${ESC}[2K${ESC}[1G${ESC}[31mX`, false],
     [`${ESC}[91mX`, false], // bright red: Docker's stderr
     [`${ESC}[32mX`, false],
     [`${ESC}[31m${ESC}[0mX`, false], // reset before the text
@@ -41,31 +43,30 @@ describe('redStart (shapes.ts)', () => {
   })
 })
 
-/** Lines a log may hold: red at its start (behind a prefix, indented), red later on, other colours, none. */
-const LINES = [
-  'plain line',
-  `${ESC}[31mred line`,
-  `    ${ESC}[1;31mindented red line${ESC}[0m`,
-  `2024-01-02T03:04:05.1234567Z ${ESC}[31mred behind a stamp`,
-  `web-1  | ${ESC}[31mred behind a container's name`,
-  `text then ${ESC}[31mred`,
-  `${ESC}[32mgreen`,
-  `${ESC}[91mbright red`,
-  `${ESC}[31m`,
-  `${ESC}[31mred with a CR\r`,
-  '',
-  `${' '.repeat(12)}${ESC}[31mtoo deeply indented`,
+/** Lines a log may hold, and whether each is red (the reference): red at its start (behind a prefix, indented, after an erase code, after a carriage return), red later on, other colours, none. */
+const LINES: Array<[string, boolean]> = [
+  ['plain line', false],
+  [`${ESC}[31mred line`, true],
+  [`    ${ESC}[1;31mindented red line${ESC}[0m`, true],
+  [`2024-01-02T03:04:05.1234567Z ${ESC}[31mred behind a stamp`, true],
+  [`web-1  | ${ESC}[31mred behind a container's name`, true],
+  [`text then ${ESC}[31mred`, false],
+  [`${ESC}[32mgreen`, false],
+  [`${ESC}[91mbright red`, false],
+  [`${ESC}[31m`, false],
+  ['', false],
+  [`${' '.repeat(12)}${ESC}[31mtoo deeply indented`, false],
+  [`travis_time:end:0e1\r${ESC}[31;1mThe command "make" exited with 2.${ESC}[0m`, true], // its last part, after the carriage return
+  [`travis_time:end:0e1\r${ESC}[0K${ESC}[31;1mThe command "make" exited with 2.${ESC}[0m`, false], // (an erase code first)
+  [`${ESC}[31m⠋ waiting for db\r${ESC}[32m✔ db ready`, false], // overwritten: what shows is green
 ]
-/** The lines {@link redLines} should find, one test per line (the reference). */
-const isRed = (line: string): boolean => /^(?:2024-01-02T03:04:05\.1234567Z |web-1 {2}\| )?[ \t]{0,8}\x1b\[(?:1;)?31m(?![\r]?$)/.test(line) && !/^\x1b\[31m\r$/.test(line)
 
 describe('redLines (colour.ts)', () => {
-  it('finds the lines whose content starts in red, as a per-line test does (fast-check)', () => {
+  it('finds the lines whose content starts in red, as the reference says (fast-check)', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...LINES), { minLength: 1, maxLength: 40 }), fc.boolean(), (lines, crlf) => {
-        const text = lines.join(crlf ? '\r\n' : '\n')
-        const want = lines.flatMap((l, i) => (isRed(crlf ? `${l}\r` : l) ? [i + 1] : []))
-        expect(redLines(text)).toEqual(want)
+        const text = lines.map(([l]) => l).join(crlf ? '\r\n' : '\n')
+        expect(redLines(text)).toEqual(lines.flatMap(([, red], i) => (red ? [i + 1] : [])))
       }),
       { numRuns: 500 },
     )
@@ -77,19 +78,36 @@ describe('redLines (colour.ts)', () => {
   })
 })
 
-describe('raiseLines (colour.ts)', () => {
-  it('raises a salient line, adds a quiet one, keeps the order, skips lines past the end', () => {
-    const text = 'ok\nerror: boom\nquiet one\r\nok\nwarning: slow'
-    const scan = scanLines(text, true)
-    const raised = raiseLines(text, scan, [2, 3, 5, 9], 3)
-    const rows = raised.salient.map((s) => [s.line, s.score, text.slice(s.start, s.end)])
-    expect(rows).toEqual([
-      [2, Math.max(3, scan.salient.find((s) => s.line === 2)!.score), 'error: boom'],
-      [3, 3, 'quiet one'],
-      [5, 3, 'warning: slow'],
+describe("the scan's red lines (salient.ts scanLines' red)", () => {
+  it('scores a red line as a failure word, raises a salient one, keeps the order', () => {
+    const text = 'ok\nwarning: slow\nquiet one\r\nok'
+    const plain = scanLines(text, true)
+    const scan = scanLines(text, true, undefined, [2, 3, 9])
+    expect(scan.salient.map((s) => [s.line, s.score, text.slice(s.start, s.end)])).toEqual([
+      [2, RED_SCORE, 'warning: slow'],
+      [3, RED_SCORE, 'quiet one'],
     ])
-    expect(raised.salientTotal).toBe(scan.salientTotal + 1)
-    expect(scan.salient.find((s) => s.line === 5)!.score).toBeLessThan(3) // the scan it was given is left as it was
+    expect(plain.salient.find((s) => s.line === 2)!.score).toBeLessThan(RED_SCORE)
+    expect(scan.salientTotal).toBe(2)
+  })
+
+  it("leaves a passing test's red output and Jest's red console entries demoted", () => {
+    // go test: a passing test's log, streamed before its verdict, is demoted to 1
+    const go = ['=== RUN   TestRetry', '    retry.go:12: connection refused, retrying', '--- PASS: TestRetry (0.01s)', 'ok  \tp\t0.1s'].join('\n')
+    expect(scanLines(go, true, undefined, [2]).salient.map((s) => [s.line, s.score])).toEqual([[2, 1]])
+    // Jest's console entry (printed in red) opens a quiet block: its header and message stay at 1
+    const jest = ['  console.error', '    Warning: An update was not wrapped in act(...)', '', 'PASS src/a.test.ts'].join('\n')
+    expect(scanLines(jest, true, undefined, [1, 2]).salient.every((s) => s.score === 1)).toBe(true)
+    // and the scan of the coloured text agrees
+    const coloured = [`  ${ESC}[31mconsole.error${ESC}[39m`, `    ${ESC}[31mWarning: An update was not wrapped in act(...)${ESC}[39m`].join('\n')
+    expect(scanLines(coloured, true).salient.every((s) => s.score === 1)).toBe(true)
+  })
+
+  it('keeps to the scan\'s limit', () => {
+    const text = Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? `error: e${i}` : `line ${i}`)).join('\n')
+    const scan = scanLines(text, true, 5, [28, 30])
+    expect(scan.salient.length).toBe(5)
+    expect(scan.salientTotal).toBe(scanLines(text, true, 5).salientTotal + 2)
   })
 })
 
@@ -115,6 +133,16 @@ describe('a red line survives the ansi filter', () => {
     expect(out.text).toContain('instead of -t at line 203')
     expect(out.text).not.toContain(ESC)
     expect(out.text.length).toBeLessThanOrEqual(2500)
+  })
+
+  it('keeps a red line that a filter merged with its copies (merged provenance: the run\'s first line)', () => {
+    const merged = [...lines]
+    const at = merged.findIndex((l) => l.startsWith('$ perlcritic'))
+    const red = `${ESC}[1;31mUse of uninitialized value in concatenation at line 12.${ESC}[0m`
+    merged.splice(at + 3, 0, red, red, red, red)
+    const out = trimResult(merged.join('\n'), { tool: 'terminal', maxChars: 2500 })
+    expect(out.applied).toEqual(expect.arrayContaining(['ansi', 'dedup-exact']))
+    expect(out.text).toContain('Use of uninitialized value in concatenation at line 12.')
   })
 
   it('keeps them when the same lines are not coloured only if they are salient otherwise', () => {

@@ -130,7 +130,12 @@ function around(text: string, s: SalientLine, headEnd: number, tailStart: number
  */
 function contextAround(text: string, s: SalientLine, headEnd: number, tailStart: number, profile: Pick<Profile, 'contextBefore' | 'contextAfter'>): Line[] {
   const test = eventTest(text, s)
-  const { above, below } = around(text, s, headEnd, tailStart, profile.contextBefore, profile.contextAfter, (l, under) => passed(text, l, !under) || (under && sibling(text, s, l)) || (test !== undefined && eventTest(text, l) !== test))
+  const other = (l: Line): boolean => {
+    if (typeof test !== 'string') return false
+    const t = eventTest(text, l)
+    return t !== undefined && t !== test
+  }
+  const { above, below } = around(text, s, headEnd, tailStart, profile.contextBefore, profile.contextAfter, (l, under) => passed(text, l, !under) || (under && sibling(text, s, l)) || other(l))
   return [...above.reverse(), { n: s.line, start: s.start, end: s.end }, ...below]
 }
 
@@ -139,12 +144,18 @@ const EVENT_PROBE = 400
 
 /**
  * The test a `go test -json` event line belongs to (its `"Test"` field: `{"Action":"output",
- * "Test":"TestX","Output":"..."}`), else `undefined`. Parallel tests interleave their events, so a
- * failure's context is its own test's events: another test's output around it is not.
+ * "Test":"TestX","Output":"..."}`); `null` for an event of no test (a package's: `FAIL\tpkg`);
+ * `undefined` for a line that is no event, or whose field comes past {@link EVENT_PROBE} chars
+ * (events re-written with sorted keys). Parallel tests interleave their events, so a failure's
+ * context ends at another test's event (or a package's): what is beyond it is seldom its own.
+ * A subtest (`TestX/sub`) is a test of its own.
  */
-function eventTest(text: string, l: { start: number; end: number }): string | undefined {
+function eventTest(text: string, l: { start: number; end: number }): string | null | undefined {
   const from = afterLinePrefix(text, l.start, l.end)
-  return text.charCodeAt(from) === 123 ? jsonField(text.slice(from, Math.min(l.end, from + EVENT_PROBE)), 'Test') : undefined
+  if (text.charCodeAt(from) !== 123) return undefined
+  const test = jsonField(text.slice(from, Math.min(l.end, from + EVENT_PROBE)), 'Test')
+  if (test !== undefined) return test
+  return l.end - from <= EVENT_PROBE || !text.slice(from, l.end).includes('"Test":"') ? null : undefined
 }
 
 /** Chars of a line's start (after a CI timestamp) that {@link inStream} compares. */

@@ -321,6 +321,17 @@ describe('passing and skipped tests of a go test -json stream (passing.ts goJson
     expect(excerpt.length).toBeLessThanOrEqual(5000)
     for (let k = 0; k < 6; k++) expect(excerpt).toContain(`TestParallel${k}: unexpected value: got 0, want 1`)
   })
+
+  it('goes on through an event whose test it cannot read (keys re-sorted: Output before a late Test)', () => {
+    const late = (test: string, output: string): string => JSON.stringify({ Action: 'output', Output: `${output}\n`, Package: 'p', Test: test })
+    const lines: string[] = []
+    for (let i = 0; i < 200; i++) lines.push(late('TestSetup', `setup step ${i} done`))
+    lines.push(late('TestA', '    a_test.go:12: got 1, want 2'), late('TestA', `LONGCTX ${'x'.repeat(420)}`), late('TestA', 'DETAILLINE: the fixture was empty'))
+    for (let i = 0; i < 200; i++) lines.push(late('TestSetup', `teardown step ${i} done`))
+    const excerpt = fitText(lines.join('\n'), 3000, profile).text
+    expect(excerpt).toContain('a_test.go:12: got 1, want 2')
+    expect(excerpt).toContain('DETAILLINE: the fixture was empty')
+  })
 })
 
 describe("Jest's recap of every failing file (passing.ts isJestRecap, demoteRecapped)", () => {

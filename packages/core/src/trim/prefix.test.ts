@@ -122,6 +122,8 @@ describe('afterLinePrefix (shapes.ts)', () => {
     ['2024-01-02T03:04:05.123456Z 01OX x', '01OX x'],
     ['2024-01-02T03:04:05.123456Z 0gO x', '0gO x'],
     ['2024-01-02T03:04:05.123456Z 01O', '01O'],
+    ['[03:04:05] 99O output', '99O output'], // (a marker only after a stamp in UTC, GitLab's)
+    ['2024-01-02T03:04:05.123456Z 01O  INFO 1 --- [main] x', 'INFO 1'], // a level's pad after the marker
   ])('reads %j to %j', (line, content) => {
     expect(line.slice(afterLinePrefix(line, 0, line.length)).startsWith(content)).toBe(true)
   })

@@ -8,7 +8,7 @@ import { afterLocation, hitScore, KEYWORDS, WORDS } from './keywords.js'
 import { compileLiterals, literalCursor } from '../scan/literals.js'
 import { isDigit, isUpper } from './chars.js'
 import { runnerShape } from './runners.js'
-import { JSON_FAIL, JSON_PASS, LinePrefixReader, QUIET_BLOCK, afterLinePrefix, isBarePrefix, labelKinds, isCompactProgress, isCrossMark, lineShape, shapeScore, trimmedEnd } from './shapes.js'
+import { JSON_FAIL, JSON_PASS, LinePrefixReader, QUIET_BLOCK, RED_SCORE, afterLinePrefix, isBarePrefix, labelKinds, isCompactProgress, isCrossMark, lineShape, shapeScore, trimmedEnd } from './shapes.js'
 import { demoteRecapped, goJsonTest, goPassedBlockStart, isJestRecap, passedBlockStart, surefirePass } from './passing.js'
 import { endsWithSuccess, startsWithSuccess } from './verdict.js'
 
@@ -242,9 +242,11 @@ const KEYWORD_SET = compileLiterals(WORDS, { ignoreCase: true })
  * first `limit`). Cost: one keyword search (`scan/literals.ts`) plus one newline scan, both
  * linear; each line is judged on its keyword hits only (the first 600 chars' worth), never
  * re-read whole, and on its first char (a runner's shape, see `shapes.ts`, is read only when that
- * char may start one).
+ * char may start one). `red`: the lines (1-based, ascending) a tool printed in red in a source whose
+ * colour codes a filter stripped from `text` (`colour.ts` redLines), scored as a red line the scan
+ * sees is, by the same rules (1 inside a quiet block, demoted with a passing test's output).
  */
-export function scanLines(text: string, withSalient: boolean, limit = 10_000): LineScan {
+export function scanLines(text: string, withSalient: boolean, limit = 10_000, red: readonly number[] = []): LineScan {
   const salient: SalientLine[] = []
   let salientTotal = 0
   const n = text.length
@@ -289,6 +291,13 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
   let jsonTests: Map<string, number[]> | undefined
   // Jest's `Summary of all failing tests` headings: the index of the next salient line at each (`passing.ts` demoteRecapped).
   let recaps: number[] | undefined
+  // The lines a tool printed in red whose colour a filter took away (`colour.ts`), ascending: scored
+  // as the scan scores a red line it sees (`shapes.ts` RED_SCORE), inside a quiet block 1.
+  let redAt = 0
+  const isRed = (n: number): boolean => {
+    while (redAt < red.length && red[redAt]! < n) redAt++
+    return redAt < red.length && red[redAt] === n
+  }
   const add = (start: number, end: number, score: number): void => {
     salientTotal++
     if (salient.length >= limit) return
@@ -389,8 +398,13 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
       const c = text.charCodeAt(start)
       if (c < 128 && c !== 91 && c !== 40 && !isDigit(c) && !services ? SHAPE_FIRST[c] === 1 : shapeAt(start, lineEnd)) {
         const end = endOf(start, lineEnd)
-        const score = end > start ? shapeOf(start, end) : 0
+        opener = false
+        let score = end > start ? shapeOf(start, end) : 0
+        if (red.length > 0 && isRed(line) && !opener && end > start) score = Math.max(score, RED_SCORE)
         if (score > 0) add(start, end, quiet ? 1 : score)
+      } else if (red.length > 0 && isRed(line)) {
+        const end = endOf(start, lineEnd)
+        if (end > start) add(start, end, quiet ? 1 : RED_SCORE)
       }
       start = lineEnd + 1
       if (start >= n) break
@@ -427,6 +441,7 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000): L
       const shape = shapeOf(start, end)
       if (!opener) score = Math.max(score, shape)
     }
+    if (red.length > 0 && isRed(line) && !opener && end > start) score = Math.max(score, RED_SCORE)
     if (firstHit !== -1 && isJestRecap(text, start, end)) (recaps ??= []).push(salient.length)
     // (`console.error` holds a keyword: the opening line scores 1 too.)
     if (score > 0) add(start, end, quiet || opener ? 1 : score)
