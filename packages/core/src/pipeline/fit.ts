@@ -45,10 +45,9 @@ export function fitStep(text: string, budget: number, profile: Profile, provenan
  * one (`source`) or runs of them (`merged`), with the lines the source printed in red scored as the
  * scan scores a red line it sees (`trim/colour.ts`, `scanLines`' `red`: 1 in a quiet block, demoted
  * with a passing test's output): the `ansi` filter took the colour away. A merged run counts when
- * its first line is red. `undefined` (the fitter scans) when the source has no colour code.
+ * its first line is red. `undefined` (the fitter scans) when the source has no red line.
  */
 function colouredScan(text: string, provenance: Provenance, source: Source): LineScan | undefined {
-  if (!source.text.includes('\x1b[')) return undefined
   let red = redLines(source.text)
   if (red.length === 0) return undefined
   if (provenance.kind === 'merged') {

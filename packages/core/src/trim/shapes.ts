@@ -303,11 +303,13 @@ export const JOB_LABELS = 2
  * `[vite]: `, a `psql:` location) does not count. Reads at most 100 lines, each up to its end.
  */
 export function labelKinds(text: string): number {
-  const seen = [new Set<string>(), new Set<string>(), new Set<string>()]
+  // (each label seen, behind its kind's digit)
+  const seen = new Set<string>()
   let kinds = 0
   const note = (kind: number, label: string): void => {
-    if (seen[kind]!.has(label)) kinds |= kind
-    else seen[kind]!.add(label)
+    const key = `${kind}${label}`
+    if (seen.has(key)) kinds |= kind
+    else seen.add(key)
   }
   const probe = (from: number, lines: number): void => {
     let start = from
