@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { TrimMethod } from '../src/baselines/types.js'
 import type { TrimCase } from '../src/corpus/types.js'
 import { sampleEvenly } from '../src/suites/retrieval.js'
-import { newlineScan, speedInput } from '../src/suites/speed.js'
+import { scanLines } from '@spillway/core'
+import { denseInput, newlineScan, speedInput } from '../src/suites/speed.js'
 import { REPORT_BUDGETS, runTrimming } from '../src/suites/trimming.js'
 import { LINE_PREFIXES, isStamped, prefixesMarkdown, runPrefixes, withPrefix } from '../src/suites/prefixes.js'
 
@@ -54,6 +55,14 @@ describe('helpers', () => {
     expect(Math.abs(a.length - 2 ** 20) / 2 ** 20).toBeLessThan(0.01)
     expect(a).toContain('FATAL')
     expect(newlineScan('a\nb\n\nc')).toBe(3)
+  })
+  it('builds a deterministic dense log whose every line the scan finds salient, past its limit', () => {
+    const d = denseInput(1)
+    expect(d).toBe(denseInput(1))
+    expect(Math.abs(d.length - 2 ** 20) / 2 ** 20).toBeLessThan(0.01)
+    const scan = scanLines(d, true)
+    expect(scan.salientTotal).toBe(scan.lines)
+    expect(scan.salientTotal).toBeGreaterThan(10_000)
   })
 })
 

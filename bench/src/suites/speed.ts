@@ -78,20 +78,10 @@ export function manyKeysJson(keys: number): string {
 }
 
 /**
- * trimResult on a 1M-key JSON object (issue 12: it took 3-5 s, parsing whole) next to the text
- * path on a log of the same length and one newline scan of the JSON, in one run. Two copies of
- * the JSON alternate so the one-entry parse/scan memo never answers.
+ * Runs `variants` `n` times each, alternating their order every repetition, on an input of `mb`
+ * MiB; ratios are to the first variant (a newline scan of that input).
  */
-async function runJsonKeys(n: number, budget: number): Promise<SpeedRow[]> {
-  const json = [manyKeysJson(1_000_000), ` ${manyKeysJson(1_000_000)}`]
-  const mb = json[0]!.length / (1 << 20)
-  const log = speedInput(mb)
-  let k = 0
-  const variants: Variant[] = [
-    { id: 'json-1M-keys newline-scan', run: () => newlineScan(json[0]!) >= 0 },
-    { id: 'trimResult text (same size)', run: () => trimResult(log, { tool: 'terminal', maxChars: budget }).text.length <= budget },
-    { id: 'trimResult json-1M-keys', run: () => trimResult(json[k++ % 2]!, { maxChars: budget }).text.length <= budget },
-  ]
+async function runPaired(variants: Variant[], n: number, mb: number): Promise<SpeedRow[]> {
   const times = variants.map(() => [] as number[])
   const failures = variants.map(() => 0)
   for (let rep = 0; rep < n; rep++) {
@@ -109,6 +99,60 @@ async function runJsonKeys(n: number, budget: number): Promise<SpeedRow[]> {
     const med = median(times[i]!)
     return { variant: v.id, mb: Math.round(mb * 10) / 10, reps: n, medianMs: med, p95Ms: quantile(times[i]!, 0.95), mbPerS: mb / (med / 1000), vsNewlineScan: med / scan, failures: failures[i]! }
   })
+}
+
+/**
+ * trimResult on a 1M-key JSON object (issue 12: it took 3-5 s, parsing whole) next to the text
+ * path on a log of the same length and one newline scan of the JSON, in one run. Two copies of
+ * the JSON alternate so the one-entry parse/scan memo never answers.
+ */
+async function runJsonKeys(n: number, budget: number): Promise<SpeedRow[]> {
+  const json = [manyKeysJson(1_000_000), ` ${manyKeysJson(1_000_000)}`]
+  const mb = json[0]!.length / (1 << 20)
+  const log = speedInput(mb)
+  let k = 0
+  const variants: Variant[] = [
+    { id: 'json-1M-keys newline-scan', run: () => newlineScan(json[0]!) >= 0 },
+    { id: 'trimResult text (same size)', run: () => trimResult(log, { tool: 'terminal', maxChars: budget }).text.length <= budget },
+    { id: 'trimResult json-1M-keys', run: () => trimResult(json[k++ % 2]!, { maxChars: budget }).text.length <= budget },
+  ]
+  return runPaired(variants, n, mb)
+}
+
+/**
+ * A log of about `mb` MiB where every line is a failure line (a build that prints thousands of
+ * compile errors and failing tests, each a distinct line): the salience scan finds more lines than
+ * its limit, so weighing and picking them costs most, not the scan. Deterministic.
+ */
+export function denseInput(mb: number): string {
+  const r = createRng(11)
+  const lines: string[] = []
+  let size = 0
+  while (size < mb * (1 << 20)) {
+    const k = r.int(0, 3)
+    const n = r.int(1, 1e5)
+    const l = k === 0
+      ? `[ERROR] /src/main/java/org/acme/pkg${r.int(1, 40)}/Service${n}.java:[${r.int(1, 900)},${r.int(1, 80)}] cannot find symbol`
+      : k === 1
+        ? `[ERROR] testCase${n}(org.acme.Suite${r.int(1, 60)})  Time elapsed: 0.${r.int(1, 999)} s  <<< FAILURE!`
+        : k === 2
+          ? `FAILED tests/test_mod${r.int(1, 50)}.py::test_case_${n} - AssertionError: assert ${r.int(0, 99)} == ${r.int(0, 99)}`
+          : `2025-01-06T10:00:${String(r.int(0, 59)).padStart(2, '0')}Z ERROR worker-${r.int(1, 64)} job ${n} failed: exit status ${r.int(1, 255)}`
+    lines.push(l)
+    size += l.length + 1
+  }
+  return lines.join('\n')
+}
+
+/** trimResult on {@link denseInput} (1 MiB) next to one newline scan of it, in one run. */
+async function runDense(n: number, budget: number): Promise<SpeedRow[]> {
+  const dense = denseInput(1)
+  const mb = dense.length / (1 << 20)
+  const variants: Variant[] = [
+    { id: 'dense newline-scan', run: () => newlineScan(dense) > 0 },
+    { id: 'trimResult dense (every line a failure)', run: () => trimResult(dense, { tool: 'terminal', maxChars: budget }).text.length <= budget },
+  ]
+  return runPaired(variants, n, mb)
 }
 
 /** Runs the speed suite over `sizes` (MiB) with `reps(size)` repetitions. */
@@ -205,5 +249,8 @@ export async function runSpeed(sizes: readonly number[], reps: (mb: number) => n
   const jsonRows = await runJsonKeys(reps(10), budget)
   rows.push(...jsonRows)
   progress(`speed: 1M-key JSON x ${reps(10)} reps done (trimResult ${jsonRows[2]!.medianMs.toFixed(1)} ms)`)
+  const denseRows = await runDense(reps(1), budget)
+  rows.push(...denseRows)
+  progress(`speed: dense 1 MB log x ${reps(1)} reps done (trimResult ${denseRows[1]!.medianMs.toFixed(1)} ms)`)
   return rows
 }

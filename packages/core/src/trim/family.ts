@@ -9,22 +9,7 @@
  */
 import type { SalientLine } from './salient.js'
 import { afterLinePrefix } from './shapes.js'
-import { walkTemplate } from './weigh.js'
-
-// The token hashes templateTokens collects (module state: no closure per call).
-let tokens: number[] = []
-let token = 0
-let inToken = false
-const putToken = (c: number): void => {
-  if (c === 32) {
-    if (inToken) tokens.push(token)
-    token = 0x811c9dc5
-    inToken = false
-  } else {
-    token = Math.imul(token ^ c, 0x01000193)
-    inToken = true
-  }
-}
+import { templateCodes, walkTemplate } from './weigh.js'
 
 /**
  * The tokens of the template of `text[from, to)` (leading blanks trimmed, masked as
@@ -32,12 +17,24 @@ const putToken = (c: number): void => {
  * position by position. No string built.
  */
 function templateTokens(text: string, from: number, to: number, max: number): number[] {
-  tokens = []
-  token = 0x811c9dc5
-  inToken = false
-  walkTemplate(text, from, to, true, putToken)
-  if (inToken) tokens.push(token)
-  return tokens.length > max ? tokens.slice(0, max) : tokens
+  const n = walkTemplate(text, from, to, true)
+  const codes = templateCodes
+  const tokens: number[] = []
+  let token = 0x811c9dc5
+  let inToken = false
+  for (let k = 0; k < n && tokens.length < max; k++) {
+    const c = codes[k]!
+    if (c === 32) {
+      if (inToken) tokens.push(token)
+      token = 0x811c9dc5
+      inToken = false
+    } else {
+      token = Math.imul(token ^ c, 0x01000193)
+      inToken = true
+    }
+  }
+  if (inToken && tokens.length < max) tokens.push(token)
+  return tokens
 }
 
 /** Families a line is compared with (the latest first) before it starts its own. */

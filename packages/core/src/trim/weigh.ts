@@ -85,9 +85,8 @@ const isHex = (c: number): boolean => isDigit(c) || (c >= 97 && c <= 102) || (c 
  * `/`. One pass, no regex.
  */
 export function lineTemplate(line: string): string {
-  const codes: number[] = [] // at most TEMPLATE_CHARS
-  walkTemplate(line, 0, Math.min(line.length, TEMPLATE_CHARS), false, (c) => codes.push(c))
-  return String.fromCharCode(...codes)
+  const n = walkTemplate(line, 0, Math.min(line.length, TEMPLATE_CHARS), false)
+  return String.fromCharCode(...templateCodes.subarray(0, n))
 }
 
 /**
@@ -106,30 +105,33 @@ function isSpaceCode(c: number): boolean {
   return (c >= 9 && c <= 13) || c === 32 || c === 160 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
 }
 
-// The running hash of templateKey (two 32-bit FNV-style lanes; module state, no allocation).
-let lane1 = 0
-let lane2 = 0
-const put = (c: number): void => {
-  lane1 = Math.imul(lane1 ^ c, 0x01000193)
-  lane2 = Math.imul(lane2 ^ c, 0x5bd1e995) ^ (lane2 >>> 15)
-}
+/**
+ * The char codes of the template the last {@link walkTemplate} call wrote, from 0 to the length
+ * it returned (module state, read before the next call: no allocation or call per char).
+ */
+export let templateCodes = new Uint16Array(256)
 
 /**
- * The one masking walk behind {@link lineTemplate} (which collects the chars) and
- * {@link templateKey} (which hashes them): the template of `text[from, stop)`, leading blanks
- * trimmed as `trimStart` when `trim`, one char code at a time to `emit`.
+ * The one masking walk behind {@link lineTemplate} (which builds the string), {@link templateKey}
+ * (which hashes it) and the families' tokens (`family.ts`): writes the template of
+ * `text[from, stop)`, leading blanks trimmed as `trimStart` when `trim`, into
+ * {@link templateCodes} and returns its length (at most `stop - from`: every code stands for one
+ * char or more).
  */
-export function walkTemplate(text: string, from: number, stop: number, trim: boolean, emit: (c: number) => void): void {
-  const put = emit
+export function walkTemplate(text: string, from: number, stop: number, trim: boolean): number {
+  if (stop - from > templateCodes.length) templateCodes = new Uint16Array(stop - from)
+  const out = templateCodes
+  let n = 0
   let i = from
   while (trim && i < stop && isSpaceCode(text.charCodeAt(i))) i++
-  const at = (k: number): number => (k < stop ? text.charCodeAt(k) : -1)
   while (i < stop) {
     const c = text.charCodeAt(i)
     if (c === 34 || c === 39) {
-      const close = text.indexOf(text[i]!, i + 1)
-      if (close > i && close < stop) {
-        put(34)
+      // a quoted string closed on the window: one `"`
+      let close = i + 1
+      while (close < stop && text.charCodeAt(close) !== c) close++
+      if (close < stop) {
+        out[n++] = 34
         i = close + 1
         continue
       }
@@ -143,39 +145,63 @@ export function walkTemplate(text: string, from: number, stop: number, trim: boo
         j++
       }
       if (slash && j - i > 2) {
-        put(47)
+        out[n++] = 47
         i = j
         continue
       }
       for (; i < j; i++) {
         const d = text.charCodeAt(i)
         // A generated id (a request id, a nanoid, a pod suffix): a long run of id chars holding digits and letters
-        if (isLetterOrDigit(d) && !isIdChar(text.charCodeAt(i - 1))) {
+        if (j - i >= ID_MIN && isLetterOrDigit(d) && !isIdChar(text.charCodeAt(i - 1))) {
           const r = idRun(text, i, j)
           if (r > 0) {
-            put(35)
+            out[n++] = 35
             i = r - 1
             continue
           }
         }
-        let k = d === 48 && (at(i + 1) | 32) === 120 ? i + 2 : i
-        let digit = k > i
+        // (`0x`: the char after a leading 0 inside the window)
+        const x = d === 48 && i + 1 < stop && (text.charCodeAt(i + 1) | 32) === 120
+        let k = x ? i + 2 : i
+        let digit = x
         for (; k < j && isHex(text.charCodeAt(k)); k++) if (isDigit(text.charCodeAt(k))) digit = true
-        if (digit && (k - i >= 6 || (k > i + 2 && (at(i + 1) | 32) === 120)) && (k === j || !isLetter(text.charCodeAt(k)))) {
-          put(35)
+        if (digit && (k - i >= 6 || (k > i + 2 && i + 1 < stop && (text.charCodeAt(i + 1) | 32) === 120)) && (k === j || !isLetter(text.charCodeAt(k)))) {
+          out[n++] = 35
           i = k - 1
           continue
         }
         if (isDigit(d)) {
-          put(48)
+          out[n++] = 48
           while (i + 1 < j && isDigit(text.charCodeAt(i + 1))) i++
-        } else put(d)
+        } else out[n++] = d
       }
       continue
     }
-    put(32)
+    out[n++] = 32
     while (i < stop && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++
   }
+  return n
+}
+
+// The running hash of templateKey (two 32-bit FNV-style lanes; module state, no allocation).
+let lane1 = 0
+let lane2 = 0
+/** Hashes the first `n` codes of {@link templateCodes}, then `sep` when it is not -1, into the lanes. */
+function hashCodes(n: number, sep: number): void {
+  const codes = templateCodes
+  let a = lane1
+  let b = lane2
+  for (let k = 0; k < n; k++) {
+    const c = codes[k]!
+    a = Math.imul(a ^ c, 0x01000193)
+    b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15)
+  }
+  if (sep !== -1) {
+    a = Math.imul(a ^ sep, 0x01000193)
+    b = Math.imul(b ^ sep, 0x5bd1e995) ^ (b >>> 15)
+  }
+  lane1 = a
+  lane2 = b
 }
 
 /**
@@ -187,9 +213,8 @@ export function walkTemplate(text: string, from: number, stop: number, trim: boo
 export function templateKey(text: string, a0: number, a1: number, b0: number, b1: number): number {
   lane1 = 0x811c9dc5
   lane2 = 0x1b873593
-  walkTemplate(text, a0, a1, true, put)
-  put(10)
-  walkTemplate(text, b0, b1, true, put)
+  hashCodes(walkTemplate(text, a0, a1, true), 10)
+  hashCodes(walkTemplate(text, b0, b1, true), -1)
   return (lane1 >>> 0) * 2 ** 21 + ((lane2 >>> 0) & 0x1fffff)
 }
 
@@ -199,7 +224,7 @@ export function ownTemplateKey(text: string, start: number, end: number): number
   while (i < end && i - start < 256 && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++
   lane1 = 0x811c9dc5
   lane2 = 0x1b873593
-  walkTemplate(text, i, Math.min(end, i + TEMPLATE_CHARS), false, put)
+  hashCodes(walkTemplate(text, i, Math.min(end, i + TEMPLATE_CHARS), false), -1)
   return (lane1 >>> 0) * 2 ** 21 + ((lane2 >>> 0) & 0x1fffff)
 }
 

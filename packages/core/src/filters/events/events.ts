@@ -12,8 +12,15 @@ export interface EventsOptions {
 /** Defaults of {@link EventsOptions}. */
 export const DEFAULT_EVENTS: Readonly<EventsOptions> = Object.freeze({ keep: 10 })
 
+/** The first char of a line that is not a blank or a heading's mark (`#`, `*`, `=`). */
+const FIRST_WORD = /[^\s#*=]/
+
 /** `Events (80):`, `## Events`, `events:`, `Event log`, `Activity (12)`: the header of an event section. */
 export function isEventsHeader(line: string): boolean {
+  // (every header's word starts with one of these after its marks and blanks: most lines stop
+  // here, before the copies below)
+  const first = line.charCodeAt(line.search(FIRST_WORD)) | 32
+  if (first !== 101 && first !== 97 && first !== 104 && first !== 114) return false
   let s = line.trim()
   while (s.startsWith('#') || s.startsWith('*') || s.startsWith('=')) s = s.slice(1).trimStart()
   s = s.toLowerCase()
