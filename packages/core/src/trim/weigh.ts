@@ -58,14 +58,14 @@ const idClass = (c: number): number => (c >= 97 && c <= 122 ? 1 : c >= 65 && c <
  * chars do (two in three) and names do not: `test_v2_login` (one change in 13) and
  * `shouldReturn404WhenUserNotFound` (11 in 31) keep their words.
  */
-function idRun(text: string, at: number, stop: number): number {
+function idRun(chars: Uint16Array, at: number, stop: number): number {
   let k = at
   let digits = 0
   let letters = 0
   let changes = 0
   let prev = 0
   for (; k < stop; k++) {
-    const c = text.charCodeAt(k)
+    const c = chars[k]!
     const cls = idClass(c)
     if (cls === 0 && c !== 95 && c !== 45) break
     if (cls === 3) digits++
@@ -112,6 +112,13 @@ function isSpaceCode(c: number): boolean {
 export let templateCodes = new Uint16Array(256)
 
 /**
+ * The window a {@link walkTemplate} call reads, each char read from the string once (typed-array
+ * reads cost less than a string's): index 0 holds the char before the window (the id probe
+ * reads it; 0 at the text's start), then `text[from, stop)`.
+ */
+let windowChars = new Uint16Array(257)
+
+/**
  * The one masking walk behind {@link lineTemplate} (which builds the string), {@link templateKey}
  * (which hashes it) and the families' tokens (`family.ts`): writes the template of
  * `text[from, stop)`, leading blanks trimmed as `trimStart` when `trim`, into
@@ -119,18 +126,25 @@ export let templateCodes = new Uint16Array(256)
  * char or more).
  */
 export function walkTemplate(text: string, from: number, stop: number, trim: boolean): number {
-  if (stop - from > templateCodes.length) templateCodes = new Uint16Array(stop - from)
+  const len = Math.max(0, stop - from)
+  if (len > templateCodes.length) templateCodes = new Uint16Array(len)
+  if (len + 1 > windowChars.length) windowChars = new Uint16Array(len + 1)
   const out = templateCodes
+  const s = windowChars
+  s[0] = from > 0 ? text.charCodeAt(from - 1) : 0
+  for (let k = 0; k < len; k++) s[k + 1] = text.charCodeAt(from + k)
+  // (positions in `s`: the window's chars are 1..len)
+  const end = len + 1
   let n = 0
-  let i = from
-  while (trim && i < stop && isSpaceCode(text.charCodeAt(i))) i++
-  while (i < stop) {
-    const c = text.charCodeAt(i)
+  let i = 1
+  while (trim && i < end && isSpaceCode(s[i]!)) i++
+  while (i < end) {
+    const c = s[i]!
     if (c === 34 || c === 39) {
-      // a quoted string closed on the window: one `"`
+      // a quoted string closed inside the window: one `"`
       let close = i + 1
-      while (close < stop && text.charCodeAt(close) !== c) close++
-      if (close < stop) {
+      while (close < end && s[close] !== c) close++
+      if (close < end) {
         out[n++] = 34
         i = close + 1
         continue
@@ -139,10 +153,10 @@ export function walkTemplate(text: string, from: number, stop: number, trim: boo
     if (c !== 32 && c !== 9) {
       let j = i
       let slash = false
-      while (j < stop && text.charCodeAt(j) !== 32 && text.charCodeAt(j) !== 9) {
-        const d = text.charCodeAt(j)
+      for (; j < end; j++) {
+        const d = s[j]!
+        if (d === 32 || d === 9) break
         if (d === 47 || d === 92) slash = true
-        j++
       }
       if (slash && j - i > 2) {
         out[n++] = 47
@@ -150,35 +164,35 @@ export function walkTemplate(text: string, from: number, stop: number, trim: boo
         continue
       }
       for (; i < j; i++) {
-        const d = text.charCodeAt(i)
+        const d = s[i]!
         // A generated id (a request id, a nanoid, a pod suffix): a long run of id chars holding digits and letters
-        if (j - i >= ID_MIN && isLetterOrDigit(d) && !isIdChar(text.charCodeAt(i - 1))) {
-          const r = idRun(text, i, j)
+        if (j - i >= ID_MIN && isLetterOrDigit(d) && !isIdChar(s[i - 1]!)) {
+          const r = idRun(s, i, j)
           if (r > 0) {
             out[n++] = 35
             i = r - 1
             continue
           }
         }
-        // (`0x`: the char after a leading 0 inside the window)
-        const x = d === 48 && i + 1 < stop && (text.charCodeAt(i + 1) | 32) === 120
+        // (`0x`: a leading 0 and an x inside the window)
+        const x = d === 48 && i + 1 < end && (s[i + 1]! | 32) === 120
         let k = x ? i + 2 : i
         let digit = x
-        for (; k < j && isHex(text.charCodeAt(k)); k++) if (isDigit(text.charCodeAt(k))) digit = true
-        if (digit && (k - i >= 6 || (k > i + 2 && i + 1 < stop && (text.charCodeAt(i + 1) | 32) === 120)) && (k === j || !isLetter(text.charCodeAt(k)))) {
+        for (; k < j && isHex(s[k]!); k++) if (isDigit(s[k]!)) digit = true
+        if (digit && (k - i >= 6 || (k > i + 2 && x)) && (k === j || !isLetter(s[k]!))) {
           out[n++] = 35
           i = k - 1
           continue
         }
         if (isDigit(d)) {
           out[n++] = 48
-          while (i + 1 < j && isDigit(text.charCodeAt(i + 1))) i++
+          while (i + 1 < j && isDigit(s[i + 1]!)) i++
         } else out[n++] = d
       }
       continue
     }
     out[n++] = 32
-    while (i < stop && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++
+    while (i < end && (s[i] === 32 || s[i] === 9)) i++
   }
   return n
 }
