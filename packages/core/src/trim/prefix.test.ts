@@ -278,11 +278,22 @@ describe('LinePrefixReader (shapes.ts): the scan reads a stamp like the last one
         parts.forEach(([a], i) => {
           if (!LABELLED.has(a) || a.startsWith('build\t')) expect(jobs.after(lines[i]!, 0, lines[i]!.length)).toBe(afterLinePrefix(lines[i]!, 0, lines[i]!.length))
         })
-        // without labels: the same on every line that holds none
+        // without labels: the same on every line that holds none; the scan's short cut for a line
+        // that starts with a digit (`plain`, asked first, as the scan does) says the same or -1
         const plain = new LinePrefixReader(0)
         parts.forEach(([a], i) => {
-          if (!LABELLED.has(a)) expect(plain.after(lines[i]!, 0, lines[i]!.length)).toBe(afterLinePrefix(lines[i]!, 0, lines[i]!.length))
+          const line = lines[i]!
+          if (LABELLED.has(a)) return
+          const quick = plain.plain(line, 0, line.length)
+          if (quick !== -1) expect(quick).toBe(afterLinePrefix(line, 0, line.length))
+          expect(plain.after(line, 0, line.length)).toBe(afterLinePrefix(line, 0, line.length))
         })
+        // a reader of labels never takes the short cut
+        let at2 = 0
+        for (const line of lines) {
+          expect(joined.plain(text, at2, at2 + line.length)).toBe(-1)
+          at2 += line.length + 1
+        }
       }),
       { numRuns: 2000 },
     )

@@ -394,9 +394,11 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000, re
     while (lineEnd < hitAt) {
       line++
       const quiet = quietIndent >= 0 && inQuiet(start, endOf(start, lineEnd))
-      // (inline for the common line: a first char that has no shape and starts no prefix, one table read)
+      // (inline for the common lines: a first char that has no shape and starts no prefix, one
+      // table read; in a log without labels, a stamp like the last one's, `plain`)
       const c = text.charCodeAt(start)
-      if (c < 128 && c !== 91 && c !== 40 && !isDigit(c) && !services ? SHAPE_FIRST[c] === 1 : shapeAt(start, lineEnd)) {
+      let p = -1
+      if (services ? shapeAt(start, lineEnd) : c < 128 && c !== 91 && c !== 40 && !isDigit(c) ? SHAPE_FIRST[c] === 1 : isDigit(c) && (p = prefixes.plain(text, start, lineEnd)) !== -1 ? p < lineEnd && contentMayHaveShape(text, p) : shapeAt(start, lineEnd)) {
         const end = endOf(start, lineEnd)
         opener = false
         let score = end > start ? shapeOf(start, end) : 0
