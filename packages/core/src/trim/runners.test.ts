@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { runnerShape } from './runners.js'
+import { runnerLine, runnerShape } from './runners.js'
+import { trimResult } from '../pipeline/trim-result.js'
 import { scanLines } from './salient.js'
 import { weighSalient } from './weigh.js'
 
@@ -70,6 +71,18 @@ const FAILURES: Array<[string, string]> = [
   ['gotestsum summary entry', '=== FAIL: internal/parser TestParseEmpty (0.00s)'],
   ['gotestsum summary entry, coloured', '=== \x1b[31mFAIL\x1b[0m: internal/parser TestParseEmpty/sub (0.01s)'],
   ['gotestsum package build failure', '=== FAIL: example.com/internal/cacher  (0.00s)'],
+  ['pytest -v', 'tests/test_client.py::SSHClientTest::test_host_key_negotiation_2 FAILED [ 12%]'],
+  ['pytest -v, coloured', 'tests/test_client.py::test_cleanup \x1b[31mFAILED\x1b[0m'],
+  ['pytest -v, error', 'tests/test_db.py::test_connect ERROR'],
+]
+
+// Failure lines that name no test: a compiler's or a build tool's (`runnerLine` gives no test).
+const DIAGNOSTICS = [
+  'src/parser.c:12:5: error: expected \';\' after expression',
+  '[ERROR] /src/main/java/a/B.java:[12,5] cannot find symbol',
+  'e: file:///src/A.kt:12:5 Type mismatch: inferred type is String but Int was expected',
+  'Parser.cs(12,5): error CS0103: The name \'x\' does not exist in the current context',
+  'make[1]: *** [Makefile:12: all] Error 2',
 ]
 
 describe('runnerShape', () => {
@@ -101,7 +114,18 @@ describe('runnerShape', () => {
     'nox > Session tests-3.11 was successful.',
     "nox > Session tests(python='3.11', django='4.2') was successful.",
     'nox > Session lint failed to start: x', // (not its verdict's end)
+    'tests/test_client.py::test_cleanup PASSED [ 12%]',
+    'tests/test_client.py::test_cleanup FAILEDX',
   ])('not a runner verdict: %s', (line) => expect(runnerShape(line)).toBeUndefined())
+
+  it.each(FAILURES)('%s names its test (runnerLine)', (_name, line) => {
+    const { shape, test } = runnerLine(line)
+    expect(shape).toBe('failure')
+    expect(test).toBeDefined()
+    expect(line.replace(/\x1b\[[\d;]*m/g, '')).toContain(test!.replace(/\x1b\[[\d;]*m/g, ''))
+  })
+  it.each(DIAGNOSTICS)('a diagnostic is a failure that names no test: %s', (line) => expect(runnerLine(line)).toEqual({ shape: 'failure', test: undefined }))
+
 
   it('never throws, reads a bounded prefix, is deterministic', () => {
     fc.assert(fc.property(fc.string({ maxLength: 400 }), (s) => {
@@ -119,6 +143,29 @@ describe('runner weight', () => {
     const on = new Map(weighSalient(text, salient, { weights: { runner: 2 } }).map((s) => [s.line, s.score]))
     expect(on.get(3)).toBe(off.get(3)! + 2)
     expect(on.get(1)).toBe(off.get(1))
+  })
+
+  it('keys a failing test by its own text: tests whose names differ in a number are not repeats, diagnostics are', () => {
+    const tests = Array.from({ length: 6 }, (_, i) => `tests/test_client.py::SSHClientTest::test_negotiation_${i + 1} FAILED [ ${10 + i}%]`)
+    const diagnostics = Array.from({ length: 6 }, (_, i) => `src/a${i + 1}.c:${i + 3}:5: error: expected ';' after expression`)
+    for (const [lines, distinct] of [[tests, 6], [diagnostics, 1]] as const) {
+      // (each followed by the same line: a template key holds the next line's template too)
+      const text = lines.map((l) => `${l}\n      |     ^`).join('\n')
+      const weighed = weighSalient(text, scanLines(text, true).salient)
+      expect(weighed).toHaveLength(6)
+      expect(new Set(weighed.map((s) => s.template)).size).toBe(distinct)
+    }
+  })
+
+  it("keeps every failing test of a pytest -v run under a crowd of other errors, none folded as a copy of another", () => {
+    // (40 distinct errors of a higher keyword score, each with a detail line, in their own clusters)
+    const word = (i: number): string => String.fromCharCode(97 + (i % 26), 97 + (Math.floor(i / 26) % 26)) + 'svc'
+    const noise = Array.from({ length: 40 }, (_, i) => [`ERROR: service ${word(i)} failed to start`, `  connection to ${word(i + 7)} refused by peer`, 'retrying later', 'still waiting', 'waiting more']).flat()
+    const verdicts = [1, 2, 3, 4].map((i) => `tests/test_client.py::SSHClientTest::test_host_key_negotiation_${i} FAILED`)
+    const passed = (name: string): string[] => Array.from({ length: 20 }, (_, i) => `tests/test_util.py::test_${name}_${i} PASSED`)
+    const text = ['$ pytest -v', ...passed('helper'), ...verdicts, ...passed('other'), ...noise, '=========== 4 failed, 40 passed in 21.53 seconds ==========='].join('\n')
+    const out = trimResult(text, { tool: 'terminal', maxChars: 2000 }).text
+    for (const v of verdicts) expect(out).toContain(v)
   })
 
   it('raises the first failing test header only, not every one', () => {

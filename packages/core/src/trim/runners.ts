@@ -72,7 +72,8 @@ const SUMMARY: readonly RegExp[] = [
   /^nox > Session \S.*? (?:failed|aborted)\.?$/, // nox: nox > Session tests-3.11 failed. (a parametrized session's name holds spaces: tests(python='3.11', django='4.2'))
 ]
 
-const FAILURE: readonly RegExp[] = [
+/** Failing tests' headers and verdicts: each names the test that failed. */
+const TEST_FAILURE: readonly RegExp[] = [
   /^Tests run: .*<<< (?:FAILURE|ERROR)!/, // Surefire per class
   /^\S+\(\S+\)\s+Time elapsed: .*<<< (?:FAILURE|ERROR)!/, // Surefire per test (JUnit 4)
   /^\S+ > \S.* FAILED$/, // Gradle: FooTest > testBar FAILED
@@ -88,11 +89,6 @@ const FAILURE: readonly RegExp[] = [
   /^Failed \S+ \[\d/, // dotnet test: Failed Ns.Test [12 ms]
   /^\d+\/\d+ Test +#\d+: .*\*\*\*(?:Failed|Exception)/, // CTest
   /^\S+:\d+: error: -\[\S+ \S+\] : /, // XCTest assertion: path:line: error: -[Class test] : XCTAssert...
-  /^\S+:\d+:\d+: (?:fatal )?error: /, // clang, Swift, gcc diagnostic
-  /^e: (?:file:\/|\/|[A-Za-z]:\\)/, // kotlinc: e: file:///src/A.kt:12:5 Type mismatch
-  /^\S+\.java:\[\d+,\d+\] /, // javac through Maven: /path/A.java:[12,5] cannot find symbol
-  /^\S+\(\d+,\d+\): error [A-Z]+\d+: /, // MSBuild / .NET: File.cs(12,5): error CS0103:
-  /^error [A-Z]{2,}\d{3,}: /, // .NET: error CS0103:
   /^_{3,} \S.* _{3,}$/, // pytest: ____ test_name ____
   /^\u25cf \S/, // Jest: ● Suite › test
   /^---- \S+ std(?:out|err) ----$/, // cargo test
@@ -103,14 +99,25 @@ const FAILURE: readonly RegExp[] = [
   /^not ok \d+ /, // TAP (tape, node-tap, prove, bats): not ok 8 test name
   /^Test "[^"]*" (?:recorded an issue|failed after)/, // Swift Testing (after its status glyph)
   /^\d\d:\d\d \+\d+.* \[E\]$/, // Dart / Flutter compact reporter: 00:01 +3 -1: test name [E]
-  /^g?make(?:\[\d+\])?: \*\*\* /, // GNU make: make[1]: *** [Makefile:12: all] Error 2
   new RegExp(`^=== ${SGR}FAIL${SGR}: \\S+ `), // gotestsum's summary entry: === FAIL: pkg TestX (0.00s)
+  new RegExp(`^\\S+::\\S+ ${SGR}(?:FAILED|ERROR)${SGR}(?: |$)`), // pytest -v: tests/a.py::TestA::test_b FAILED [ 12%]
+]
+
+/** A compiler's or a build tool's error line: a failure's header, naming no test. */
+const DIAGNOSTIC: readonly RegExp[] = [
+  /^\S+:\d+:\d+: (?:fatal )?error: /, // clang, Swift, gcc diagnostic
+  /^e: (?:file:\/|\/|[A-Za-z]:\\)/, // kotlinc: e: file:///src/A.kt:12:5 Type mismatch
+  /^\S+\.java:\[\d+,\d+\] /, // javac through Maven: /path/A.java:[12,5] cannot find symbol
+  /^\S+\(\d+,\d+\): error [A-Z]+\d+: /, // MSBuild / .NET: File.cs(12,5): error CS0103:
+  /^error [A-Z]{2,}\d{3,}: /, // .NET: error CS0103:
+  /^g?make(?:\[\d+\])?: \*\*\* /, // GNU make: make[1]: *** [Makefile:12: all] Error 2
 ]
 
 // One anchored alternation per shape: a line is tested twice, not once per pattern.
 const join = (res: readonly RegExp[]): RegExp => new RegExp(res.map((r) => `(?:${r.source})`).join('|'))
 const ANY_SUMMARY = join(SUMMARY)
-const ANY_FAILURE = join(FAILURE)
+const ANY_TEST_FAILURE = join(TEST_FAILURE)
+const ANY_DIAGNOSTIC = join(DIAGNOSTIC)
 
 /** Offset of the content: after a CI timestamp, indentation, ANSI codes and a `[LEVEL]` tag. */
 function contentOf(line: string): string {
@@ -145,10 +152,20 @@ function contentOf(line: string): string {
 
 /** The runner shape of `line`, or `undefined`. Reads at most its first {@link PROBE} chars. */
 export function runnerShape(line: string): RunnerShape | undefined {
+  return runnerLine(line).shape
+}
+
+/**
+ * {@link runnerShape} of `line`, and its content (after its prefix, indentation, colour codes and
+ * level tag) when it is a failing test's header or verdict, which names that test (`--- FAIL:
+ * TestX`, `FAILED a.py::t`, `a.py::t FAILED`, `testX(a.B)  Time elapsed: ... <<< FAILURE!`; not
+ * a compiler's diagnostic). Reads at most its first {@link PROBE} chars.
+ */
+export function runnerLine(line: string): { shape: RunnerShape | undefined; test: string | undefined } {
   const s = contentOf(line)
-  if (s.length < 4) return undefined
+  if (s.length < 4) return { shape: undefined, test: undefined }
   // A failing test's header first: Surefire's per-class `Tests run: ... <<< FAILURE!` is one.
-  if (ANY_FAILURE.test(s)) return 'failure'
-  if (ANY_SUMMARY.test(s)) return 'summary'
-  return undefined
+  if (ANY_TEST_FAILURE.test(s)) return { shape: 'failure', test: s }
+  if (ANY_DIAGNOSTIC.test(s)) return { shape: 'failure', test: undefined }
+  return { shape: ANY_SUMMARY.test(s) ? 'summary' : undefined, test: undefined }
 }

@@ -28,7 +28,7 @@
 import { isDigit, isLetter, isLetterOrDigit } from './chars.js'
 import { appFrames } from './frames.js'
 import { lineAt, nextStart } from './lines.js'
-import { runnerShape } from './runners.js'
+import { runnerLine } from './runners.js'
 import { afterLinePrefix } from './shapes.js'
 import type { SalientLine } from './salient.js'
 import { RARE_NEAR, resolveWeights, type SalienceWeights } from './weights.js'
@@ -370,7 +370,19 @@ export function weighSalient(text: string, salient: readonly SalientLine[], opti
   // A line's key is its template and the next line's: a repeated header (`Error:`) followed by
   // a different test each time is not a repeat.
   // (As a number: the same grouping as the two templates' strings, without building them.)
-  const templates = salient.map((s) => {
+  // A failing test's header or verdict is keyed by its own text (`runners.ts` runnerLine): two
+  // tests that failed are two failures, not a repeat of one template (pytest's
+  // `test_negotiation_1 FAILED` and `test_negotiation_2 FAILED`).
+  const runners = salient.map((s) => runnerLine(text.slice(s.start, Math.min(s.end, s.start + 400))))
+  const tests = new Map<string, number>()
+  const templates = salient.map((s, i) => {
+    const test = runners[i]!.test
+    if (test !== undefined) {
+      let key = tests.get(test)
+      // (negative: no template key is)
+      if (key === undefined) tests.set(test, (key = -1 - tests.size))
+      return key
+    }
     const next = lineAt(text, s.line + 1, nextStart(text, s.start))
     return templateKey(text, s.start, Math.min(s.end, s.start + TEMPLATE_CHARS), next.start, Math.min(next.end, next.start + NEXT_CHARS))
   })
@@ -406,7 +418,7 @@ export function weighSalient(text: string, salient: readonly SalientLine[], opti
     if (w.edge !== 0 && (s.line === firstStrong || s.line === lastStrong)) score += w.edge
     if (w.runner !== 0) {
       // A failure's shape on a line that reads as a warning (`[WARNING] A.java:[12,5] unchecked`) is not a failure.
-      const found = runnerShape(text.slice(s.start, Math.min(s.end, s.start + 400)))
+      const found = runners[i]!.shape
       const shape = found === 'failure' && s.score < 2 ? undefined : found
       if (shape === 'summary' || (shape === 'failure' && firstFailureShape)) score += w.runner
       if (shape === 'failure') firstFailureShape = false
