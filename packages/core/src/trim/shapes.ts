@@ -200,8 +200,6 @@ export class LinePrefixReader {
   private labelLength = 0
   /** Whether the remembered stamp is in GitHub Actions' form (`...T03:04:05.1234567Z`). */
   private memoActions = false
-  /** Whether the remembered stamp ends with `Z` (UTC: GitLab's stream marker may follow it). */
-  private memoZulu = false
 
   private readonly services: boolean
   private readonly jobs: boolean
@@ -246,15 +244,18 @@ export class LinePrefixReader {
 
   /**
    * {@link after}'s answer for a line of a log read without labels (no {@link labelKinds}) that
-   * starts with a digit, when it opens with a stamp like the last one and nothing may follow that
-   * stamp's space (no level's pad; after a stamp in UTC, no GitLab stream marker); -1 when the line
-   * needs {@link after}. The scan's common line, in one comparison per separator and two reads.
+   * starts with a digit (the caller checked), when it opens with a stamp like the last one and
+   * nothing may follow that stamp's space (no level's pad; after a stamp in UTC, no GitLab stream
+   * marker); -1 when the line needs {@link after}. The scan's common line, in one comparison per
+   * separator and two or three reads.
    */
   plain(text: string, start: number, end: number): number {
     if (this.services || !this.stampLikeLast(text, start, end)) return -1
     const p = start + this.width
     if (text.charCodeAt(p) === 32) return -1
-    if (this.memoZulu) {
+    // (this line's stamp, not the remembered one: a separator like the last stamp's may stand
+    // where that one had a digit, `03:04:05.12Z` after `03:04:05.123`)
+    if (text.charCodeAt(p - 2) === 90) {
       const sep = text.charCodeAt(p + 3)
       if (sep === 32 || sep === 43) return -1
     }
@@ -288,8 +289,7 @@ export class LinePrefixReader {
     const e = stampEnd(text, at, end)
     if (e === -1 || e >= end || text.charCodeAt(e) !== 32) return at
     if (e + 1 - at <= STAMP_MEMO_MAX) {
-      this.memoZulu = text.charCodeAt(e - 1) === 90
-      this.memoActions = text.charCodeAt(at + 10) === 84 && this.memoZulu
+      this.memoActions = text.charCodeAt(at + 10) === 84 && text.charCodeAt(e - 1) === 90
       this.width = e + 1 - at
       this.count = 0
       for (let k = 0; k < this.width; k++) {
