@@ -397,8 +397,14 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000, re
       // (inline for the common lines: a first char that has no shape and starts no prefix, one
       // table read; in a log without labels, a stamp like the last one's, `plain`)
       const c = text.charCodeAt(start)
-      let p = -1
-      if (services ? shapeAt(start, lineEnd) : c < 128 && c !== 91 && c !== 40 && !isDigit(c) ? SHAPE_FIRST[c] === 1 : isDigit(c) && (p = prefixes.plain(text, start, lineEnd)) !== -1 ? p < lineEnd && contentMayHaveShape(text, p) : shapeAt(start, lineEnd)) {
+      let may: boolean
+      if (services) may = shapeAt(start, lineEnd)
+      else if (c < 128 && c !== 91 && c !== 40 && !isDigit(c)) may = SHAPE_FIRST[c] === 1
+      else {
+        const p = isDigit(c) ? prefixes.plain(text, start, lineEnd) : -1
+        may = p !== -1 ? p < lineEnd && contentMayHaveShape(text, p) : shapeAt(start, lineEnd)
+      }
+      if (may) {
         const end = endOf(start, lineEnd)
         opener = false
         let score = end > start ? shapeOf(start, end) : 0
