@@ -168,6 +168,35 @@ describe('runner weight', () => {
     for (const v of verdicts) expect(out).toContain(v)
   })
 
+  it("keys a line under a failing test's header by its template and that test, up to the run's summary", () => {
+    // (each IOError line followed by the same line: a template key holds the next line's template too)
+    const block = (name: string): string[] => [`ERROR: test_${name} (app.tests.TestExport)`, 'Traceback (most recent call last):', "IOError: [Errno 2] No such file or directory: '/tmp/x.vt'", 'cleaning up']
+    const after = ["IOError: [Errno 2] No such file or directory: '/tmp/x.vt'", 'cleaning up']
+    const text = [...block('a'), ...block('b'), ...block('c'), 'FAILED (errors=3)', ...after, ...after].join('\n')
+    const weighed = weighSalient(text, scanLines(text, true).salient)
+    const template = (line: number): number | undefined => weighed.find((s) => s.line === line)?.template
+    // the three tests' IOError lines: three keys; the two after the summary: one key, not a test's
+    expect(new Set([template(3), template(7), template(11)]).size).toBe(3)
+    expect(template(14)).toBe(template(16))
+    expect([template(3), template(7), template(11)]).not.toContain(template(14))
+    // more than TEST_SPAN (40) lines under its header, a line is no longer the test's
+    const far = (name: string): string[] => [`ERROR: test_${name} (app.tests.TestExport)`, ...Array.from({ length: 45 }, () => 'output'), "IOError: [Errno 2] No such file or directory: '/tmp/x.vt'", 'cleaning up']
+    const text2 = [...far('a'), ...far('b')].join('\n')
+    const weighed2 = weighSalient(text2, scanLines(text2, true).salient)
+    expect(weighed2.find((s) => s.line === 47)!.template).toBe(weighed2.find((s) => s.line === 95)!.template)
+  })
+
+  it("keeps each failing test's exception under a crowd of other errors, none folded as a copy of another test's", () => {
+    const word = (i: number): string => String.fromCharCode(97 + (i % 26), 97 + (Math.floor(i / 26) % 26)) + 'mod'
+    const lines = ['$ python -m unittest -v', ...Array.from({ length: 30 }, (_, i) => [`ImportError: No module named ${word(i)}`, 'skipping the optional package', 'loading next', 'loading more']).flat()]
+    const causes = Array.from({ length: 6 }, (_, t) => `IOError: [Errno 2] No such file or directory: '/home/ci/build/tests/resources/case_${word(t)}.vt'`)
+    causes.forEach((cause, t) => lines.push('='.repeat(70), `ERROR: test_case_${word(t)} (app.tests.TestExport)`, '-'.repeat(70), 'Traceback (most recent call last):',
+      `  File "/home/ci/build/app/export.py", line ${100 + t}, in test_case_${word(t)}`, '    self.load(name)', '  File "/home/ci/build/app/io.py", line 12, in load', '    with open(path) as f:', cause, ''))
+    lines.push('-'.repeat(70), 'Ran 120 tests in 3.2s', '', 'FAILED (errors=6)')
+    const out = trimResult(lines.join('\n'), { tool: 'terminal', maxChars: 4000 }).text
+    for (const cause of causes) expect(out).toContain(cause)
+  })
+
   it('raises the first failing test header only, not every one', () => {
     const text = ['--- FAIL: TestA (0.00s)', 'x', '--- FAIL: TestB (0.00s)'].join('\n')
     const salient = scanLines(text, true).salient

@@ -41,6 +41,8 @@ const FRAME_CHARS = 400
 const NEXT_CHARS = 60
 /** Most lines a failure list adds after its header. */
 const MAX_LIST = 40
+/** Lines under a failing test's header that are that test's (its trace and exception: see {@link weighSalient}). */
+const TEST_SPAN = 40
 /** A template seen more often than this is a repeat: copies between its first and last lose a point. */
 const REPEAT_FROM = 2
 
@@ -372,24 +374,33 @@ export function weighSalient(text: string, salient: readonly SalientLine[], opti
   // (As a number: the same grouping as the two templates' strings, without building them.)
   // A failing test's header or verdict is keyed by its own text (`runners.ts` runnerLine): two
   // tests that failed are two failures, not a repeat of one template (pytest's
-  // `test_negotiation_1 FAILED` and `test_negotiation_2 FAILED`).
+  // `test_negotiation_1 FAILED` and `test_negotiation_2 FAILED`). A line within TEST_SPAN lines
+  // under it (its trace, its exception), before the next one or the run's summary, is that test's:
+  // keyed by its template and the test, so ten tests' `IOError: [Errno 2] No such file` lines are
+  // ten failures' causes, not one line and nine copies.
   const runners = salient.map((s) => runnerLine(text.slice(s.start, Math.min(s.end, s.start + 400))))
   const tests = new Map<string, number>()
-  const templates = salient.map((s, i) => {
-    const test = runners[i]!.test
-    if (test !== undefined) {
-      let key = tests.get(test)
+  let test: number | undefined
+  let testLine = 0
+  const templates = salient.map((s, i): number | string => {
+    const { shape, test: name } = runners[i]!
+    if (name !== undefined) {
+      let key = tests.get(name)
       // (negative: no template key is)
-      if (key === undefined) tests.set(test, (key = -1 - tests.size))
+      if (key === undefined) tests.set(name, (key = -1 - tests.size))
+      test = key
+      testLine = s.line
       return key
     }
+    if (shape === 'summary') test = undefined
     const next = lineAt(text, s.line + 1, nextStart(text, s.start))
-    return templateKey(text, s.start, Math.min(s.end, s.start + TEMPLATE_CHARS), next.start, Math.min(next.end, next.start + NEXT_CHARS))
+    const key = templateKey(text, s.start, Math.min(s.end, s.start + TEMPLATE_CHARS), next.start, Math.min(next.end, next.start + NEXT_CHARS))
+    return test !== undefined && s.line - testLine <= TEST_SPAN ? `${test} ${key}` : key
   })
-  const ids = new Map<number, number>()
+  const ids = new Map<number | string, number>()
   for (const t of templates) if (!ids.has(t)) ids.set(t, ids.size)
-  const count = new Map<number, number>()
-  const last = new Map<number, number>()
+  const count = new Map<number | string, number>()
+  const last = new Map<number | string, number>()
   templates.forEach((t, i) => {
     count.set(t, (count.get(t) ?? 0) + 1)
     last.set(t, i)
@@ -404,7 +415,7 @@ export function weighSalient(text: string, salient: readonly SalientLine[], opti
     while (k < strong.length && strong[k]! < line - RARE_NEAR) k++
     return k < strong.length && strong[k]! <= line + RARE_NEAR
   }
-  const seen = new Set<number>()
+  const seen = new Set<number | string>()
   const byLine = new Map<number, SalientLine>()
   let firstFailureShape = true
   salient.forEach((s, i) => {
