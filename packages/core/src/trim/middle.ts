@@ -300,27 +300,36 @@ function rankSalient(text: string, candidates: SalientLine[], tailStart: number)
  * Diversity over repetition: the ranked lines with every second and later copy of a template
  * moved after the first copies of every template of its score level (`acrossLevels`: of every
  * level), each part keeping its order, so that one example of each kind of line is shown before
- * 400 copies of one warning.
+ * 400 copies of one warning. Among the copies, the first line of each failure (`instance`: another
+ * test's verdict, the same exception under another test) comes before the repeats of one.
  */
-function diverse(order: SalientLine[], acrossLevels: boolean): SalientLine[] {
+export function diverse(order: SalientLine[], acrossLevels: boolean): SalientLine[] {
   const seen = new Set<number>()
+  const seenInstance = new Set<number>()
   const out: SalientLine[] = []
+  let others: SalientLine[] = []
   let again: SalientLine[] = []
   for (let i = 0; i < order.length; i++) {
     const s = order[i]!
+    const instance = s.instance ?? s.template
     if (s.template === undefined || !seen.has(s.template)) {
       if (s.template !== undefined) seen.add(s.template)
+      if (instance !== undefined) seenInstance.add(instance)
       out.push(s)
+    } else if (instance !== undefined && !seenInstance.has(instance)) {
+      seenInstance.add(instance)
+      others.push(s)
     } else again.push(s)
-    // Within one score level, repeats go to the level's end (keeping their score); across
+    // Within one score level, copies go to the level's end (keeping their score); across
     // levels, to the very end (then they sort as their own, lowest, groups).
     const levelEnds = i + 1 === order.length || order[i + 1]!.score !== s.score
     if (levelEnds && !acrossLevels) {
-      out.push(...again)
+      out.push(...others, ...again)
+      others = []
       again = []
     }
   }
-  return out.concat(again)
+  return out.concat(others, again)
 }
 
 /**

@@ -2,7 +2,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { runnerLine, runnerShape } from './runners.js'
 import { trimResult } from '../pipeline/trim-result.js'
-import { scanLines } from './salient.js'
+import { diverse } from './middle.js'
+import { scanLines, type SalientLine } from './salient.js'
 import { weighSalient } from './weigh.js'
 
 // Synthetic lines in each runner's documented output format (not copied from any corpus log).
@@ -118,13 +119,19 @@ describe('runnerShape', () => {
     'tests/test_client.py::test_cleanup FAILEDX',
   ])('not a runner verdict: %s', (line) => expect(runnerShape(line)).toBeUndefined())
 
-  it.each(FAILURES)('%s names its test (runnerLine)', (_name, line) => {
-    const { shape, test } = runnerLine(line)
-    expect(shape).toBe('failure')
-    expect(test).toBeDefined()
-    expect(line.replace(/\x1b\[[\d;]*m/g, '')).toContain(test!.replace(/\x1b\[[\d;]*m/g, ''))
+  it.each([
+    ['[ERROR] testBar(com.acme.FooTest)  Time elapsed: 0.01 s  <<< FAILURE!', 'testBar(com.acme.FooTest)  Time elapsed: 0.01 s  <<< FAILURE!'],
+    ['[ERROR] com.acme.FooTest.testBar -- Time elapsed: 0.012 s <<< FAILURE!', 'com.acme.FooTest.testBar -- Time elapsed: 0.012 s <<< FAILURE!'],
+    ['2024-01-02T03:04:05.1234567Z --- FAIL: TestParseEmpty (0.00s)', '--- FAIL: TestParseEmpty (0.00s)'],
+    ['ERROR tests/test_db.py::test_connect - OperationalError: no such table', 'ERROR tests/test_db.py::test_connect - OperationalError: no such table'],
+  ])('names its failing test (runnerLine): %s', (line, test) => expect(runnerLine(line)).toEqual({ shape: 'failure', test }))
+  it.each(FAILURES.filter(([name]) => name !== 'minitest'))('%s names its test (runnerLine)', (_name, line) => expect(runnerLine(line).test).toBeDefined())
+  it.each([...DIAGNOSTICS, '  1) Failure:'])('a failure that names no test: %s', (line) => expect(runnerLine(line)).toEqual({ shape: 'failure', test: undefined }))
+  it('reads a long token of many `::` in linear time (the pytest -v shape looks ahead first)', () => {
+    const line = `${'a::'.repeat(60)} x`
+    expect(runnerShape(line)).toBeUndefined()
+    expect(runnerShape(`${'a::'.repeat(60)}b FAILED`)).toBe('failure')
   })
-  it.each(DIAGNOSTICS)('a diagnostic is a failure that names no test: %s', (line) => expect(runnerLine(line)).toEqual({ shape: 'failure', test: undefined }))
 
 
   it('never throws, reads a bounded prefix, is deterministic', () => {
@@ -145,19 +152,20 @@ describe('runner weight', () => {
     expect(on.get(1)).toBe(off.get(1))
   })
 
-  it('keys a failing test by its own text: tests whose names differ in a number are not repeats, diagnostics are', () => {
+  it("gives a failing test's line a failure of its own (instance) beside its template; a diagnostic only its template", () => {
     const tests = Array.from({ length: 6 }, (_, i) => `tests/test_client.py::SSHClientTest::test_negotiation_${i + 1} FAILED [ ${10 + i}%]`)
     const diagnostics = Array.from({ length: 6 }, (_, i) => `src/a${i + 1}.c:${i + 3}:5: error: expected ';' after expression`)
-    for (const [lines, distinct] of [[tests, 6], [diagnostics, 1]] as const) {
+    for (const [lines, instances] of [[tests, 6], [diagnostics, 0]] as const) {
       // (each followed by the same line: a template key holds the next line's template too)
       const text = lines.map((l) => `${l}\n      |     ^`).join('\n')
       const weighed = weighSalient(text, scanLines(text, true).salient)
       expect(weighed).toHaveLength(6)
-      expect(new Set(weighed.map((s) => s.template)).size).toBe(distinct)
+      expect(new Set(weighed.map((s) => s.template)).size).toBe(1)
+      expect(new Set(weighed.flatMap((s) => (s.instance === undefined ? [] : [s.instance]))).size).toBe(instances)
     }
   })
 
-  it("keeps every failing test of a pytest -v run under a crowd of other errors, none folded as a copy of another", () => {
+  it("reads pytest -v's verdicts as failing tests' and keeps each under a crowd of other errors", () => {
     // (40 distinct errors of a higher keyword score, each with a detail line, in their own clusters)
     const word = (i: number): string => String.fromCharCode(97 + (i % 26), 97 + (Math.floor(i / 26) % 26)) + 'svc'
     const noise = Array.from({ length: 40 }, (_, i) => [`ERROR: service ${word(i)} failed to start`, `  connection to ${word(i + 7)} refused by peer`, 'retrying later', 'still waiting', 'waiting more']).flat()
@@ -174,27 +182,46 @@ describe('runner weight', () => {
     const after = ["IOError: [Errno 2] No such file or directory: '/tmp/x.vt'", 'cleaning up']
     const text = [...block('a'), ...block('b'), ...block('c'), 'FAILED (errors=3)', ...after, ...after].join('\n')
     const weighed = weighSalient(text, scanLines(text, true).salient)
-    const template = (line: number): number | undefined => weighed.find((s) => s.line === line)?.template
-    // the three tests' IOError lines: three keys; the two after the summary: one key, not a test's
-    expect(new Set([template(3), template(7), template(11)]).size).toBe(3)
-    expect(template(14)).toBe(template(16))
-    expect([template(3), template(7), template(11)]).not.toContain(template(14))
+    const at = (line: number): SalientLine => weighed.find((s) => s.line === line)!
+    // the three tests' IOError lines: one template, three failures; the two after the summary: no test's
+    expect(new Set([at(3), at(7), at(11), at(14), at(16)].map((s) => s.template)).size).toBe(1)
+    expect(new Set([at(3), at(7), at(11)].map((s) => s.instance)).size).toBe(3)
+    expect(at(14).instance).toBeUndefined()
+    expect(at(16).instance).toBeUndefined()
     // more than TEST_SPAN (40) lines under its header, a line is no longer the test's
     const far = (name: string): string[] => [`ERROR: test_${name} (app.tests.TestExport)`, ...Array.from({ length: 45 }, () => 'output'), "IOError: [Errno 2] No such file or directory: '/tmp/x.vt'", 'cleaning up']
     const text2 = [...far('a'), ...far('b')].join('\n')
     const weighed2 = weighSalient(text2, scanLines(text2, true).salient)
-    expect(weighed2.find((s) => s.line === 47)!.template).toBe(weighed2.find((s) => s.line === 95)!.template)
+    expect(weighed2.find((s) => s.line === 47)!.instance).toBeUndefined()
+    expect(weighed2.find((s) => s.line === 95)!.instance).toBeUndefined()
   })
 
-  it("keeps each failing test's exception under a crowd of other errors, none folded as a copy of another test's", () => {
-    const word = (i: number): string => String.fromCharCode(97 + (i % 26), 97 + (Math.floor(i / 26) % 26)) + 'mod'
-    const lines = ['$ python -m unittest -v', ...Array.from({ length: 30 }, (_, i) => [`ImportError: No module named ${word(i)}`, 'skipping the optional package', 'loading next', 'loading more']).flat()]
-    const causes = Array.from({ length: 6 }, (_, t) => `IOError: [Errno 2] No such file or directory: '/home/ci/build/tests/resources/case_${word(t)}.vt'`)
-    causes.forEach((cause, t) => lines.push('='.repeat(70), `ERROR: test_case_${word(t)} (app.tests.TestExport)`, '-'.repeat(70), 'Traceback (most recent call last):',
-      `  File "/home/ci/build/app/export.py", line ${100 + t}, in test_case_${word(t)}`, '    self.load(name)', '  File "/home/ci/build/app/io.py", line 12, in load', '    with open(path) as f:', cause, ''))
-    lines.push('-'.repeat(70), 'Ran 120 tests in 3.2s', '', 'FAILED (errors=6)')
-    const out = trimResult(lines.join('\n'), { tool: 'terminal', maxChars: 4000 }).text
-    for (const cause of causes) expect(out).toContain(cause)
+  it("shows each failing test's verdict before the repeats of another line of its score", () => {
+    // (thirty copies of one socket error, each on its own, then four tests' verdicts of one template)
+    const verdicts = [1, 2, 3, 4].map((i) => `tests/test_client.py::SSHClientTest::test_host_key_negotiation_${i} FAILED`)
+    const retries = Array.from({ length: 30 }, (_, i) => [`[${100 + i}.5] ERROR:paramiko.transport:Socket exception: Connection reset by peer (${104 + i})`, 'waiting', 'waiting', 'waiting']).flat()
+    const text = ['$ pytest -v', ...retries, ...verdicts, 'done', 'done', 'done', 'done', '=========== 4 failed, 40 passed in 21.53 seconds ==========='].join('\n')
+    const out = trimResult(text, { tool: 'terminal', maxChars: 1000 }).text
+    for (const v of verdicts) expect(out).toContain(v)
+  })
+
+  it('orders one line of each template, then one of each failure, then the repeats, within a score level (diverse)', () => {
+    const line = (n: number, template: number, instance?: number, score = 4): SalientLine => ({ line: n, start: 0, end: 0, score, template, ...(instance !== undefined ? { instance } : {}) })
+    // three tests' verdicts of template 1 (failures 10, 11, 12), a line of template 2 repeated
+    // three times without a test, a second line of test 10 (failure 10 again), a lower level
+    const ranked = [line(1, 1, 10), line(2, 2), line(3, 2), line(4, 1, 11), line(5, 2), line(6, 1, 10), line(7, 1, 12), line(8, 3, undefined, 2)]
+    expect(diverse(ranked, false).map((s) => s.line)).toEqual([1, 2, 4, 7, 3, 5, 6, 8])
+    expect(diverse(ranked, true).map((s) => s.line)).toEqual([1, 2, 8, 4, 7, 3, 5, 6])
+  })
+
+  it('keeps the one test that failed differently among 119 that failed alike (one line of each kind first)', () => {
+    const lines: string[] = []
+    for (let i = 1; i <= 120; i++) {
+      lines.push(`--- FAIL: TestQuery${i} (0.01s)`, i === 25 ? '    db_test.go:41: unexpected error: pq: duplicate key value violates unique constraint "users_pkey"' : '    db_test.go:41: unexpected error: dial tcp 127.0.0.1:5432: connect: connection refused')
+    }
+    lines.push('FAIL', 'FAIL\tgithub.com/acme/db\t1.234s')
+    const text = lines.join('\n')
+    for (const maxChars of [4000, 8000]) expect(trimResult(text, { tool: 'terminal', maxChars }).text).toContain('duplicate key value')
   })
 
   it('raises the first failing test header only, not every one', () => {

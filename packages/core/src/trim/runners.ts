@@ -76,15 +76,15 @@ const SUMMARY: readonly RegExp[] = [
 const TEST_FAILURE: readonly RegExp[] = [
   /^Tests run: .*<<< (?:FAILURE|ERROR)!/, // Surefire per class
   /^\S+\(\S+\)\s+Time elapsed: .*<<< (?:FAILURE|ERROR)!/, // Surefire per test (JUnit 4)
+  /^\S+ -- Time elapsed: .*<<< (?:FAILURE|ERROR)!/, // Surefire 3 per test: com.acme.FooTest.testBar -- Time elapsed: 0.01 s <<< FAILURE!
   /^\S+ > \S.* FAILED$/, // Gradle: FooTest > testBar FAILED
-  /^FAILED \S+::\S+/, // pytest short summary: FAILED tests/a.py::test_x - ...
+  /^(?:FAILED|ERROR) \S+::\S+/, // pytest short summary: FAILED tests/a.py::test_x - ..., ERROR tests/a.py::test_y - ...
   /^(?:FAIL|ERROR): \w+ \([\w.]+\)/, // unittest
   /^--- FAIL: \S+/, // go test
   /^test \S+ \.\.\. FAILED$/, // cargo test
   /^thread '[^']*' panicked at/, // cargo / Rust
   /^FAIL {1,2}\S+/, // Jest / Vitest file
   /^\d+\) \S.*:$/, // Mocha / PHPUnit / minitest numbered failure
-  /^\d+\) (?:Failure|Error):$/, // minitest
   /^Test Case '-\[\S+ \S+\]' failed/, // XCTest
   /^Failed \S+ \[\d/, // dotnet test: Failed Ns.Test [12 ms]
   /^\d+\/\d+ Test +#\d+: .*\*\*\*(?:Failed|Exception)/, // CTest
@@ -100,7 +100,13 @@ const TEST_FAILURE: readonly RegExp[] = [
   /^Test "[^"]*" (?:recorded an issue|failed after)/, // Swift Testing (after its status glyph)
   /^\d\d:\d\d \+\d+.* \[E\]$/, // Dart / Flutter compact reporter: 00:01 +3 -1: test name [E]
   new RegExp(`^=== ${SGR}FAIL${SGR}: \\S+ `), // gotestsum's summary entry: === FAIL: pkg TestX (0.00s)
-  new RegExp(`^\\S+::\\S+ ${SGR}(?:FAILED|ERROR)${SGR}(?: |$)`), // pytest -v: tests/a.py::TestA::test_b FAILED [ 12%]
+  // (the lookahead first: `\S+::\S+ ` alone backtracks over every `::` of a long token)
+  new RegExp(`^(?=\\S+::\\S)\\S+ ${SGR}(?:FAILED|ERROR)${SGR}(?: |$)`), // pytest -v: tests/a.py::TestA::test_b FAILED [ 12%]
+]
+
+/** A failing test's header that does not name it (the name is on the next line): minitest's `1) Failure:`. */
+const UNNAMED_FAILURE: readonly RegExp[] = [
+  /^\d+\) (?:Failure|Error):$/, // minitest
 ]
 
 /** A compiler's or a build tool's error line: a failure's header, naming no test. */
@@ -117,6 +123,7 @@ const DIAGNOSTIC: readonly RegExp[] = [
 const join = (res: readonly RegExp[]): RegExp => new RegExp(res.map((r) => `(?:${r.source})`).join('|'))
 const ANY_SUMMARY = join(SUMMARY)
 const ANY_TEST_FAILURE = join(TEST_FAILURE)
+const ANY_UNNAMED = join(UNNAMED_FAILURE)
 const ANY_DIAGNOSTIC = join(DIAGNOSTIC)
 
 /** Offset of the content: after a CI timestamp, indentation, ANSI codes and a `[LEVEL]` tag. */
@@ -164,7 +171,9 @@ export function runnerShape(line: string): RunnerShape | undefined {
 export function runnerLine(line: string): { shape: RunnerShape | undefined; test: string | undefined } {
   const s = contentOf(line)
   if (s.length < 4) return { shape: undefined, test: undefined }
-  // A failing test's header first: Surefire's per-class `Tests run: ... <<< FAILURE!` is one.
+  // A failing test's header first: Surefire's per-class `Tests run: ... <<< FAILURE!` is one
+  // (minitest's nameless `1) Failure:` before Mocha's `1) suite name:`, which it also reads as).
+  if (ANY_UNNAMED.test(s)) return { shape: 'failure', test: undefined }
   if (ANY_TEST_FAILURE.test(s)) return { shape: 'failure', test: s }
   if (ANY_DIAGNOSTIC.test(s)) return { shape: 'failure', test: undefined }
   return { shape: ANY_SUMMARY.test(s) ? 'summary' : undefined, test: undefined }

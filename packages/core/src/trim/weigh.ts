@@ -20,7 +20,9 @@
  *   the first and last failure line.
  *
  * How many points each rule gives is a {@link SalienceWeights} (defaults fitted by the
- * benchmark); each line also gets its template's id, which the picker's diversity rule reads.
+ * benchmark); each line also gets its template's id and, on a failing test's lines, the id of
+ * that test's failure (`instance`: its header or verdict, or a template under it), which the
+ * picker's diversity rule reads: one line of each template first, then one of each failure.
  *
  * Cost: one template per salient line (never more than the scan's limit) and a bounded look at
  * the lines after each list header; nothing here re-reads the whole text.
@@ -372,35 +374,40 @@ export function weighSalient(text: string, salient: readonly SalientLine[], opti
   // A line's key is its template and the next line's: a repeated header (`Error:`) followed by
   // a different test each time is not a repeat.
   // (As a number: the same grouping as the two templates' strings, without building them.)
-  // A failing test's header or verdict is keyed by its own text (`runners.ts` runnerLine): two
-  // tests that failed are two failures, not a repeat of one template (pytest's
-  // `test_negotiation_1 FAILED` and `test_negotiation_2 FAILED`). A line within TEST_SPAN lines
-  // under it (its trace, its exception), before the next one or the run's summary, is that test's:
-  // keyed by its template and the test, so ten tests' `IOError: [Errno 2] No such file` lines are
-  // ten failures' causes, not one line and nine copies.
+  // Each line's failure (`SalientLine.instance`), finer than its template: a failing test's header
+  // or verdict (`runners.ts` runnerLine) is keyed by its own text, so two tests that failed are two
+  // failures (pytest's `test_negotiation_1 FAILED` and `test_negotiation_2 FAILED` share a
+  // template); a line within TEST_SPAN lines under it (its trace, its exception), before the next
+  // one or the run's summary, by its template and that test, so ten tests' `IOError: [Errno 2] No
+  // such file` lines are ten failures' causes. The picker shows one line of each template first
+  // (the one test that failed differently among 119 alike), then one of each failure.
   const runners = salient.map((s) => runnerLine(text.slice(s.start, Math.min(s.end, s.start + 400))))
   const tests = new Map<string, number>()
   let test: number | undefined
   let testLine = 0
-  const templates = salient.map((s, i): number | string => {
-    const { shape, test: name } = runners[i]!
-    if (name !== undefined) {
-      let key = tests.get(name)
-      // (negative: no template key is)
-      if (key === undefined) tests.set(name, (key = -1 - tests.size))
-      test = key
-      testLine = s.line
-      return key
-    }
-    if (shape === 'summary') test = undefined
+  const templates: number[] = []
+  const instances = salient.map((s, i): number | string => {
     const next = lineAt(text, s.line + 1, nextStart(text, s.start))
     const key = templateKey(text, s.start, Math.min(s.end, s.start + TEMPLATE_CHARS), next.start, Math.min(next.end, next.start + NEXT_CHARS))
+    templates.push(key)
+    const { shape, test: name } = runners[i]!
+    if (name !== undefined) {
+      let id = tests.get(name)
+      // (negative: no template key is)
+      if (id === undefined) tests.set(name, (id = -1 - tests.size))
+      test = id
+      testLine = s.line
+      return id
+    }
+    if (shape === 'summary') test = undefined
     return test !== undefined && s.line - testLine <= TEST_SPAN ? `${test} ${key}` : key
   })
-  const ids = new Map<number | string, number>()
+  const ids = new Map<number, number>()
   for (const t of templates) if (!ids.has(t)) ids.set(t, ids.size)
-  const count = new Map<number | string, number>()
-  const last = new Map<number | string, number>()
+  const instanceIds = new Map<number | string, number>()
+  for (const t of instances) if (!instanceIds.has(t)) instanceIds.set(t, instanceIds.size)
+  const count = new Map<number, number>()
+  const last = new Map<number, number>()
   templates.forEach((t, i) => {
     count.set(t, (count.get(t) ?? 0) + 1)
     last.set(t, i)
@@ -415,7 +422,7 @@ export function weighSalient(text: string, salient: readonly SalientLine[], opti
     while (k < strong.length && strong[k]! < line - RARE_NEAR) k++
     return k < strong.length && strong[k]! <= line + RARE_NEAR
   }
-  const seen = new Set<number | string>()
+  const seen = new Set<number>()
   const byLine = new Map<number, SalientLine>()
   let firstFailureShape = true
   salient.forEach((s, i) => {
@@ -434,7 +441,8 @@ export function weighSalient(text: string, salient: readonly SalientLine[], opti
       if (shape === 'summary' || (shape === 'failure' && firstFailureShape)) score += w.runner
       if (shape === 'failure') firstFailureShape = false
     }
-    byLine.set(s.line, { ...s, score: Math.max(1, score), template: ids.get(t)! })
+    const instance = instances[i]!
+    byLine.set(s.line, { ...s, score: Math.max(1, score), template: ids.get(t)!, ...(instance !== t ? { instance: instanceIds.get(instance)! } : {}) })
   })
   // Failure lists: items after a salient header ending with ':'.
   for (const s of salient) {
