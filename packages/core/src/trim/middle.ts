@@ -311,13 +311,13 @@ export function diverse(order: SalientLine[], acrossLevels: boolean): SalientLin
   let again: SalientLine[] = []
   for (let i = 0; i < order.length; i++) {
     const s = order[i]!
-    const instance = s.instance ?? s.template
+    // (a line without an instance is no failing test's: its failure is its template, seen with it)
     if (s.template === undefined || !seen.has(s.template)) {
       if (s.template !== undefined) seen.add(s.template)
-      if (instance !== undefined) seenInstance.add(instance)
+      if (s.instance !== undefined) seenInstance.add(s.instance)
       out.push(s)
-    } else if (instance !== undefined && !seenInstance.has(instance)) {
-      seenInstance.add(instance)
+    } else if (s.instance !== undefined && !seenInstance.has(s.instance)) {
+      seenInstance.add(s.instance)
       others.push(s)
     } else again.push(s)
     // Within one score level, copies go to the level's end (keeping their score); across

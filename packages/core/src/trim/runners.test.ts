@@ -212,6 +212,10 @@ describe('runner weight', () => {
     const ranked = [line(1, 1, 10), line(2, 2), line(3, 2), line(4, 1, 11), line(5, 2), line(6, 1, 10), line(7, 1, 12), line(8, 3, undefined, 2)]
     expect(diverse(ranked, false).map((s) => s.line)).toEqual([1, 2, 4, 7, 3, 5, 6, 8])
     expect(diverse(ranked, true).map((s) => s.line)).toEqual([1, 2, 8, 4, 7, 3, 5, 6])
+    // ids of failures and of templates are apart: a failure whose id equals a seen template's is still new
+    // (template 5 seen first on a line of no test; then a copy of it; then failure 5 of template 9)
+    const apart = [line(1, 5), line(2, 9), line(3, 5), line(4, 9, 5)]
+    expect(diverse(apart, false).map((s) => s.line)).toEqual([1, 2, 4, 3])
   })
 
   it('keeps the one test that failed differently among 119 that failed alike (one line of each kind first)', () => {
