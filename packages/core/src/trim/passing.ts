@@ -48,11 +48,11 @@ const VERDICT_CHARS = 600
  * (`Tests run: 6, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.037 s - in a.BTest`, or the
  * older form without `- in X`), the class name's span (`[0, 0]` when the line names none); for a
  * failing one (`<<< FAILURE!`, `<<< ERROR!`), null; else undefined (a run's summary has no
- * `Time elapsed`).
+ * `Time elapsed`). `lead`: the line's {@link afterLinePrefix}, when the caller has it.
  */
-export function surefirePass(text: string, start: number, end: number): [number, number] | null | undefined {
+export function surefirePass(text: string, start: number, end: number, lead?: number): [number, number] | null | undefined {
   if (end - start > VERDICT_CHARS) return undefined
-  let i = mavenMessage(text, start, end, 'Tests run: ')
+  let i = mavenMessage(text, start, end, 'Tests run: ', lead)
   if (i === -1) return undefined
   i += 11
   const digits = i
@@ -69,9 +69,9 @@ export function surefirePass(text: string, start: number, end: number): [number,
 /**
  * Offset of `word` in the line `[start, end)` when Maven's message starts with it: after a CI
  * timestamp and a `[LEVEL] ` tag, or behind a logger's prefix ({@link afterLogger}); else -1.
+ * `lead`: the line's {@link afterLinePrefix}, when the caller has it.
  */
-function mavenMessage(text: string, start: number, end: number, word: string): number {
-  const lead = afterLinePrefix(text, start, end)
+function mavenMessage(text: string, start: number, end: number, word: string, lead = afterLinePrefix(text, start, end)): number {
   let i = afterLevel(text, lead, end)
   if (!text.startsWith(word, i)) i = afterLevel(text, afterLogger(text, lead, end), end)
   return text.startsWith(word, i) ? i : -1
@@ -193,9 +193,10 @@ const RECAP_KEY_CHARS = 200
  * prefix; bold when coloured). Jest prints it when a run of more test files than its summary
  * threshold (20) has failures, and then prints each failing file's report again: the same `FAIL
  * file` header, `●` test headers, messages and code frames it printed while the run went on.
+ * `from`: the line's {@link afterLinePrefix}, when the caller has it.
  */
-export function isJestRecap(text: string, start: number, end: number): boolean {
-  const i = afterSgr(text, afterLinePrefix(text, start, end), end)
+export function isJestRecap(text: string, start: number, end: number, from = afterLinePrefix(text, start, end)): boolean {
+  const i = afterSgr(text, from, end)
   if (end - i > 60 || !text.startsWith(JEST_RECAP, i)) return false
   const rest = afterSgr(text, i + JEST_RECAP.length, end)
   return trimmedEnd(text, rest, end) === rest

@@ -218,10 +218,9 @@ const HEADER_TRAIL = 64
  * True when the line `[start, end)` is a Maven-style warning that announces its text on the next
  * line: `[WARNING] ` (after a CI timestamp) and a last char `:` (`[WARNING] Cannot get the branch
  * information from the git repository:`). Reads the line's first chars and its last
- * {@link HEADER_TRAIL}.
+ * {@link HEADER_TRAIL}. `from`: the line's {@link afterLinePrefix}.
  */
-function warningHeader(text: string, start: number, end: number): boolean {
-  const from = afterLinePrefix(text, start, end)
+function warningHeader(text: string, start: number, end: number, from: number): boolean {
   return text.startsWith('[WARNING] ', from) && text.charCodeAt(trimmedEnd(text, Math.max(from, end - HEADER_TRAIL), end) - 1) === 58
 }
 
@@ -230,10 +229,10 @@ function warningHeader(text: string, start: number, end: number): boolean {
  * `[LEVEL]` tag of its own, its first keyword hit (`hit`, or -1) not at its content's start
  * (`Exception in thread "main" ...`, `FAILED a.py::t`), not in capitals (`npm ERR!`) nor after a
  * source location (`a.py:12: error:`), and no test runner's shape (`--- FAIL:`). Reads at most
- * 400 chars of it.
+ * 400 chars of it. `lead`: the line's {@link afterLinePrefix}.
  */
-function warningText(text: string, start: number, end: number, hit: number): boolean {
-  let from = afterLinePrefix(text, start, end)
+function warningText(text: string, start: number, end: number, hit: number, lead: number): boolean {
+  let from = lead
   while (from < end && from - start < 40 && (text.charCodeAt(from) === 32 || text.charCodeAt(from) === 9)) from++
   if (text.charCodeAt(from) === 91 || hit === from) return false
   // a failure word in capitals (`npm ERR!`) or after a location (`a.py:12: error:`) is a verdict
@@ -306,10 +305,10 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000, re
     while (redAt < red.length && red[redAt]! < n) redAt++
     return redAt < red.length && red[redAt] === n
   }
-  const add = (start: number, end: number, score: number): void => {
+  /** Records the line `[start, end)` (`from`: its {@link afterLinePrefix}, when read) as salient. */
+  const add = (start: number, end: number, score: number, from = afterLinePrefix(text, start, end)): void => {
     salientTotal++
     if (salient.length >= limit) return
-    let from = afterLinePrefix(text, start, end)
     for (let k = 0; k < 8 && text.charCodeAt(from) === 32; k++) from++
     if (text.charCodeAt(from) === 123) {
       const key = goJsonTest(text, from, end, true)
@@ -329,8 +328,8 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000, re
   // End of the last passing or skipped go test verdict (its own cursor: a Surefire verdict and a go one never shorten each other's span).
   let goPassedTo = 0
   /** Salient lines inside a class that passed sink to the lowest score (`passing.ts`). */
-  const demotePassed = (start: number, end: number, lineEnd: number): void => {
-    const name = surefirePass(text, start, end)
+  const demotePassed = (start: number, end: number, lineEnd: number, lead: number): void => {
+    const name = surefirePass(text, start, end, lead)
     if (name === undefined) return
     const searchFrom = passedTo
     passedTo = lineEnd
@@ -346,9 +345,9 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000, re
   // logged there, and the opening line itself, score 1, as a passing class's lines do.
   let quietIndent = -1
   /** Whether the line `[start, end)` (without its `\r`) is inside the open quiet block (closing it when not). */
-  const inQuiet = (start: number, end: number): boolean => {
+  const inQuiet = (start: number, end: number, from?: number): boolean => {
     if (quietIndent < 0) return false
-    const from = afterLinePrefix(text, start, end)
+    from ??= afterLinePrefix(text, start, end)
     let i = from
     while (i < end && i - from <= quietIndent && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++
     if (i >= end || i - from > quietIndent) return true
@@ -362,8 +361,8 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000, re
   /** Whether the last {@link shapeOf} call met a line that opens a quiet block (its line then scores 1). */
   let opener = false
   /** The line's shape score; a line that opens a quiet block scores 0 (and a go verdict demotes the log streamed before it). */
-  const shapeOf = (start: number, end: number): number => {
-    const shape = lineShape(text, start, end)
+  const shapeOf = (start: number, end: number, from: number): number => {
+    const shape = lineShape(text, start, end, false, from)
     if (shape === JSON_PASS) {
       // a test passed or was skipped: its salient output events sink to 1 (and the event line too)
       opener = true
@@ -380,8 +379,7 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000, re
       return 0
     }
     if (shape !== QUIET_BLOCK) return shape
-    let i = afterLinePrefix(text, start, end)
-    const from = i
+    let i = from
     while (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9) i++
     quietIndent = i - from
     opener = true
@@ -414,10 +412,11 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000, re
       }
       if (may) {
         const end = endOf(start, lineEnd)
+        const from = afterLinePrefix(text, start, end)
         opener = false
-        let score = end > start ? shapeOf(start, end) : 0
+        let score = end > start ? shapeOf(start, end, from) : 0
         if (red.length > 0 && isRed(line) && !opener && end > start) score = Math.max(score, RED_SCORE)
-        if (score > 0) add(start, end, quiet ? 1 : score)
+        if (score > 0) add(start, end, quiet ? 1 : score, from)
       } else if (red.length > 0 && isRed(line)) {
         const end = endOf(start, lineEnd)
         if (end > start) add(start, end, quiet ? 1 : RED_SCORE)
@@ -431,7 +430,9 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000, re
     // The line holding the hit: every hit of it (up to a 4, the top score), then its shape.
     line++
     const end = endOf(start, lineEnd)
-    const quiet = quietIndent >= 0 && inQuiet(start, end)
+    // (the line's prefix, read once for every rule below)
+    const from = afterLinePrefix(text, start, end)
+    const quiet = quietIndent >= 0 && inQuiet(start, end, from)
     let score = 0
     const firstHit = at !== -1 && at < end ? at : -1
     if (at !== -1 && at < end) {
@@ -446,22 +447,22 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000, re
       if (lineEnd < n) nextHit(lineEnd + 1)
       else at = -1
     }
-    if (score > 0 && (endsWithSuccess(text, start, end) || startsWithSuccess(text, start, end))) score = 0
+    if (score > 0 && (endsWithSuccess(text, start, end) || startsWithSuccess(text, start, end, from))) score = 0
     // The line after a plain `[WARNING] ...:` header (no failure word of its own), with no level
     // of its own, is that warning's text: 1, unless a failure word or a runner's shape starts it.
-    if (score > 1 && start === warnNext && warningText(text, start, end, firstHit)) score = 1
-    warnNext = score <= 2 && warningHeader(text, start, end) ? lineEnd + 1 : -1
+    if (score > 1 && start === warnNext && warningText(text, start, end, firstHit, from)) score = 1
+    warnNext = score <= 2 && warningHeader(text, start, end, from) ? lineEnd + 1 : -1
     opener = false
     // (read whatever the keyword score: a passing verdict's test name may hold one, `--- PASS: TestCreateFails`)
     if (end > start && shapeAt(start, end)) {
-      const shape = shapeOf(start, end)
+      const shape = shapeOf(start, end, from)
       if (!opener) score = Math.max(score, shape)
     }
     if (red.length > 0 && isRed(line) && !opener && end > start) score = Math.max(score, RED_SCORE)
-    if (firstHit !== -1 && isJestRecap(text, start, end)) (recaps ??= []).push(salient.length)
+    if (firstHit !== -1 && isJestRecap(text, start, end, from)) (recaps ??= []).push(salient.length)
     // (`console.error` holds a keyword: the opening line scores 1 too.)
-    if (score > 0) add(start, end, quiet || opener ? 1 : score)
-    demotePassed(start, end, lineEnd)
+    if (score > 0) add(start, end, quiet || opener ? 1 : score, from)
+    demotePassed(start, end, lineEnd, from)
     start = lineEnd + 1
   }
   if (recaps !== undefined) demoteRecapped(text, salient, recaps)

@@ -592,9 +592,12 @@ const QUIET_GROUPS = ['::group::PASS ', '::group::SKIP ', '##[group]PASS ', '##[
 /** Console methods whose entries Jest prints as `console.<method>` on a line of its own. */
 const CONSOLE_METHODS = ['log', 'error', 'warn', 'info', 'debug', 'trace']
 
-/** {@link shapeScore}, {@link QUIET_BLOCK} for a line that opens a quiet block, or {@link JSON_PASS}. */
-export function lineShape(text: string, start: number, end: number, inJson = false): number {
-  let i = afterLinePrefix(text, start, end)
+/**
+ * {@link shapeScore}, {@link QUIET_BLOCK} for a line that opens a quiet block, or {@link JSON_PASS}.
+ * `from`: the line's {@link afterLinePrefix}, when the caller has it.
+ */
+export function lineShape(text: string, start: number, end: number, inJson = false, from = afterLinePrefix(text, start, end)): number {
+  let i = from
   const lineStart = i
   const stop = Math.min(end, i + PROBE)
   while (i < stop && i - lineStart < MAX_INDENT && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++

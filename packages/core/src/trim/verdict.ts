@@ -111,11 +111,10 @@ const LEAD_INDENT = 16
  * `[  PASSED  ]`, TAP's and go test's `ok` before a number or a blank, or .NET's `Passed
  * Ns.Class.Test [12 ms]` (its console logger; the line ends with the duration's `]`): a failure
  * word after it names the test (`✓ fails to remove a locked job`, `PASS [0.01s] tests::error_returns_400`).
- * Reads at most a few dozen chars.
+ * Reads at most a few dozen chars. `from`: the line's {@link afterLinePrefix}, when the caller has it.
  */
-export function startsWithSuccess(text: string, start: number, end: number): boolean {
-  let i = afterLinePrefix(text, start, end)
-  const from = i
+export function startsWithSuccess(text: string, start: number, end: number, from = afterLinePrefix(text, start, end)): boolean {
+  let i = from
   while (i < end && i - from < LEAD_INDENT && isBlankCode(text.charCodeAt(i))) i++
   if (i + 2 >= end) return false
   const c = text.charCodeAt(i)
