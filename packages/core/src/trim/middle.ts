@@ -39,6 +39,9 @@ function isContinuation(text: string, l: Line): boolean {
   return head.startsWith('at ') || head.startsWith('Caused by') || head.startsWith('...')
 }
 
+/** Python's `Traceback (most recent call last):`, after a CI timestamp: its frames follow. */
+const isTraceStart = (text: string, l: Line): boolean => text.startsWith('Traceback (most recent call last)', contentAt(text, l.start, l.end))
+
 /** A Python traceback's frame: `File "path", line N, in f` after indentation (and a CI timestamp). */
 const isPythonFrame = (text: string, l: Line): boolean => text.startsWith('File "', contentAt(text, l.start, l.end))
 
@@ -399,10 +402,27 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
    * they fit. Returns the cost (a header apart from the kept lines adds a gap marker).
    */
   const grow = (n: number): number => {
+    const anchor = n
     while (chosen.has(n + 1)) n++
+    const last = chosen.get(n)!
+    // The lines it grows over are the detail of the piece's last line that opens a block (not
+    // blank, not itself a continuation). When that line is other output (no candidate, not a
+    // trace's start: a passing group's name in hspec's or RSpec's list, `SimpleType` under a
+    // failing test's context), its indented lines are that output's, not the failure's: the
+    // piece grows over no more of them than a context's.
+    byLine ??= new Map(candidates.map((c) => [c.line, c]))
+    let opener = n
+    for (let k = n; k > anchor; k--) {
+      const l = chosen.get(k)!
+      if (contentAt(text, l.start, l.end) < trimmedEnd(text, l.start, l.end) && !isContinuation(text, l)) break
+      opener = k - 1
+    }
+    const head = chosen.get(opener)!
+    const foreign = !byLine.has(opener) && !isTraceStart(text, head)
+    const most = foreign ? profile.contextAfter : MAX_UNIT_LINES
     const unit: Line[] = []
-    let at = nextStart(text, chosen.get(n)!.start)
-    for (let k = n + 1; unit.length < MAX_UNIT_LINES && at < tailStart && !chosen.has(k); k++) {
+    let at = nextStart(text, last.start)
+    for (let k = n + 1; unit.length < most && at < tailStart && !chosen.has(k); k++) {
       const after = nextStart(text, at)
       const l = lineAt(text, k, at)
       if (after > tailStart || !isContinuation(text, l) || passed(text, l)) break

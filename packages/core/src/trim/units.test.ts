@@ -530,3 +530,33 @@ describe('the cluster that runs into the tail is the verdict (middle.ts rankSali
     for (let i = 0; i < 8; i++) expect(out).toContain(`expected:<${i}> but was:<${i + 1}>`)
   })
 })
+
+describe("a piece that ends on another line of output grows no further than a context (middle.ts grow)", () => {
+  it("hspec's passing tests under a group's name after a failing test are not that failure's detail", () => {
+    const passing = Array.from({ length: 40 }, (_, i) => `  works for Word${i}`)
+    const lines = [
+      ...noise(200),
+      'Production tier: getObject',
+      "  is able to fetch Facebook's own page FAILED [1]",
+      'Beta tier: getTestUsers',
+      '  gets a list of test users',
+      'SimpleType',
+      ...passing,
+      'parseSignedRequest',
+      '  works for Facebook example',
+      ...noise(2000, 201),
+    ]
+    const out = fitText(lines.join('\n'), 4000, profile).text
+    expect(out).toContain("is able to fetch Facebook's own page FAILED [1]")
+    expect(out).toContain('SimpleType') // the failure's context after it
+    expect(out).toContain('  works for Word0') // at most a context's lines past it ...
+    expect(out).not.toContain('  works for Word20') // ... not the whole group
+  })
+
+  it("a failure's own indented detail still grows past its context", () => {
+    const frames = Array.from({ length: 30 }, (_, i) => `\tat com.acme.Parser.step${i}(Parser.java:${i + 10})`)
+    const lines = [...noise(200), 'java.lang.IllegalStateException: parser state broken', ...frames, ...noise(2000, 201)]
+    const out = fitText(lines.join('\n'), 4000, profile).text
+    expect(out).toContain('at com.acme.Parser.step25(Parser.java:35)')
+  })
+})

@@ -60,6 +60,24 @@ describe('weighSalient', () => {
     for (const n of items as number[]) expect(lines.has(n)).toBe(true)
   })
 
+  it("a list under a CI timestamp: items are indented past the stamp, not from the line's start", () => {
+    const ts = (i: number) => `2023-04-10T02:45:${String(10 + i).padStart(2, '0')}.6900044Z `
+    // Surefire 2's plain summary in a GitHub Actions log: the entries hold no keyword of their own
+    const lines = ['Results :', '', 'Tests in error: ', '  NowriteTest.prepareFilesAndService:56 » FileNotFound target\\sub\\a.txt', '  NowriteTest.setUp:31 » IllegalState', '', 'Tests run: 488, Failures: 0, Errors: 2']
+    const picked = new Set(weigh(lines.map((l, i) => ts(i) + l).join('\n')).map((s) => s.line))
+    expect(picked.has(4) && picked.has(5)).toBe(true)
+    // the same text unstamped gives the same items
+    const plain = new Set(weigh(lines.join('\n')).map((s) => s.line))
+    expect(plain.has(4) && plain.has(5)).toBe(true)
+  })
+
+  it('a salient line of indented code ending with `:` is no list header: the code under it stays out', () => {
+    const text = ['E   docker.errors.DockerException: Error while fetching server API version', '            except DockerException as error:', "                log('the daemon went away')", "                print('Repository already exists')", '', '1 failed'].join('\n')
+    const lines = new Set(weigh(text).map((s) => s.line))
+    expect(lines.has(2)).toBe(true) // salient by its keyword
+    expect(lines.has(3) || lines.has(4)).toBe(false)
+  })
+
   it('the same project frame under many failures is one kind of line; the test file at another line is another', () => {
     const ts = (i: number) => `2022-06-06T09:56:${String(10 + i).padStart(2, '0')}.5780460Z `
     const log = (frame: (i: number) => string) => {

@@ -43,6 +43,8 @@ const FRAME_CHARS = 400
 const NEXT_CHARS = 60
 /** Most lines a failure list adds after its header. */
 const MAX_LIST = 40
+/** Deepest indentation of a failure list's header (code in a trace ending with `:`, `    if error:`, is none). */
+const LIST_HEADER_INDENT = 2
 /** Lines under a failing test's header that are that test's (its trace and exception: see {@link weighSalient}). */
 const TEST_SPAN = 40
 /** A template seen more often than this is a repeat: copies between its first and last lose a point. */
@@ -256,14 +258,15 @@ function indentOf(text: string, start: number, end: number): number {
 /** True when the line reads as an item of a list: indented deeper than the header, or `1) `, `- `, `* `, `rspec ./`, `FAILED `. */
 function isListItem(text: string, l: { start: number; end: number }, headerIndent: number): boolean {
   if (l.end === l.start) return false
-  const ind = indentOf(text, l.start, l.end)
-  if (ind === l.end - l.start) return false // blank
+  const from = afterLinePrefix(text, l.start, l.end)
+  const ind = indentOf(text, from, l.end)
+  if (ind === l.end - from) return false // blank
   if (ind > headerIndent) return true
-  const c = text.charCodeAt(l.start + ind)
-  const c2 = text.charCodeAt(l.start + ind + 1)
+  const c = text.charCodeAt(from + ind)
+  const c2 = text.charCodeAt(from + ind + 1)
   if ((c === 45 || c === 42) && c2 === 32) return true // - item, * item
   if (isDigit(c)) {
-    let k = l.start + ind
+    let k = from + ind
     while (k < l.end && isDigit(text.charCodeAt(k))) k++
     const d = text.charCodeAt(k)
     return d === 41 || (d === 46 && text.charCodeAt(k + 1) === 32) // 1) / 1.
@@ -447,7 +450,8 @@ export function weighSalient(text: string, salient: readonly SalientLine[], opti
   // Failure lists: items after a salient header ending with ':'.
   for (const s of salient) {
     if (s.score < 2 || !endsWithColon(text, s) || isTraceHeader(text, s)) continue
-    const headerIndent = indentOf(text, s.start, s.end)
+    const headerIndent = indentOf(text, afterLinePrefix(text, s.start, s.end), s.end)
+    if (headerIndent > LIST_HEADER_INDENT) continue
     let at = nextStart(text, s.start)
     for (let k = 1; k <= MAX_LIST && at < to; k++) {
       const l = lineAt(text, s.line + k, at)
