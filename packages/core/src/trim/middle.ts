@@ -42,6 +42,23 @@ function isContinuation(text: string, l: Line): boolean {
 /** Python's `Traceback (most recent call last):`, after a CI timestamp: its frames follow. */
 const isTraceStart = (text: string, l: Line): boolean => text.startsWith('Traceback (most recent call last)', contentAt(text, l.start, l.end))
 
+/**
+ * A JVM exception's header line: a qualified class name ending in `Exception`, `Error`,
+ * `Failure` or `Throwable`, then `:` or the line's end (`java.lang.AssertionError: `,
+ * `org.opentest4j.AssertionFailedError: expected: <1> but was: <2>`), or a `Caused by:` of one.
+ * Reads at most {@link JVM_HEADER_CHARS} chars of its content.
+ */
+const JVM_HEADER = /^(?:Caused by: )?[A-Za-z_$][\w$]*(?:\.[\w$]+)+(?:Exception|Error|Failure|Throwable)(?::|\s*$)/
+const JVM_HEADER_CHARS = 200
+const isJvmHeader = (text: string, l: Line): boolean => {
+  const from = contentAt(text, l.start, l.end)
+  return JVM_HEADER.test(text.slice(from, Math.min(l.end, from + JVM_HEADER_CHARS)))
+}
+/** A JVM stack frame: `at ` after indentation (and a CI timestamp). */
+const isJvmFrame = (text: string, l: Line): boolean => text.startsWith('at ', contentAt(text, l.start, l.end)) && contentAt(text, l.start, l.end) > afterLinePrefix(text, l.start, l.end)
+/** Lines of a JVM exception's message that may stand between its header and its first frame (AssertJ's `Expecting actual:` block). */
+const MESSAGE_LINES = 24
+
 /** A Python traceback's frame: `File "path", line N, in f` after indentation (and a CI timestamp). */
 const isPythonFrame = (text: string, l: Line): boolean => text.startsWith('File "', contentAt(text, l.start, l.end))
 
@@ -411,6 +428,26 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
     // failing test's context), its indented lines are that output's, not the failure's: the
     // piece grows over no more of them than a context's.
     byLine ??= new Map(candidates.map((c) => [c.line, c]))
+    // A JVM exception in the piece with no frame after it yet: its message may run over lines of
+    // its own (`Expecting actual:`, `to contain:`, not indented) until its first frame, within
+    // MESSAGE_LINES of the header; those lines are the exception's, and the unit reads over them.
+    let message = 0
+    for (let k = n; k >= anchor && k > n - MESSAGE_LINES; k--) {
+      const l = chosen.get(k)!
+      if (isJvmFrame(text, l)) break
+      if (isJvmHeader(text, l)) {
+        let at = nextStart(text, last.start)
+        for (let m = n + 1; m <= k + MESSAGE_LINES && at < tailStart && !chosen.has(m); m++) {
+          const l2 = lineAt(text, m, at)
+          if (isJvmFrame(text, l2)) {
+            message = m - n - 1
+            break
+          }
+          at = nextStart(text, at)
+        }
+        break
+      }
+    }
     let opener = n
     for (let k = n; k > anchor; k--) {
       const l = chosen.get(k)!
@@ -418,14 +455,14 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
       opener = k - 1
     }
     const head = chosen.get(opener)!
-    const foreign = !byLine.has(opener) && !isTraceStart(text, head)
+    const foreign = message === 0 && !byLine.has(opener) && !isTraceStart(text, head)
     const most = foreign ? profile.contextAfter : MAX_UNIT_LINES
     const unit: Line[] = []
     let at = nextStart(text, last.start)
     for (let k = n + 1; unit.length < most && at < tailStart && !chosen.has(k); k++) {
       const after = nextStart(text, at)
       const l = lineAt(text, k, at)
-      if (after > tailStart || !isContinuation(text, l) || passed(text, l)) break
+      if (after > tailStart || (k - n > message && !isContinuation(text, l)) || passed(text, l)) break
       unit.push(l)
       at = after
     }

@@ -560,3 +560,38 @@ describe("a piece that ends on another line of output grows no further than a co
     expect(out).toContain('at com.acme.Parser.step25(Parser.java:35)')
   })
 })
+
+describe("a JVM exception's message lines before its first frame are its unit (middle.ts grow)", () => {
+  const failure = (test: string, frameLine: number): string[] => [
+    `[ERROR] ${test}  Time elapsed: 0.015 s  <<< FAILURE!`,
+    'java.lang.AssertionError: ',
+    '',
+    'Expecting actual:',
+    '  {"answer"="n",',
+    '   "prompt"="(y)es or (n)o:",',
+    '   "tries"=1}',
+    'to be equal to:',
+    '  {"answer"="y",',
+    '   "prompt"="(y)es or (n)o:",',
+    `   "tries"=2, "test"="${test}"}`,
+    'when comparing values using key comparator',
+    '',
+    `\tat de.acme.cli.SystemInUtilTest.${test}(SystemInUtilTest.java:${frameLine})`,
+    '',
+  ]
+  it("AssertJ's `Expecting actual:` / `to be equal to:` block and the test's frame are shown with the failure", () => {
+    const lines = [...noise(300), ...failure('should_ask_again', 42), ...noise(300, 301)]
+    const out = fitText(lines.join('\n'), 3000, profile).text
+    expect(out).toContain('to be equal to:')
+    expect(out).toContain('"tries"=2, "test"="should_ask_again"}')
+    expect(out).toContain('when comparing values using key comparator')
+    expect(out).toContain('SystemInUtilTest.should_ask_again(SystemInUtilTest.java:42)')
+  })
+
+  it('lines after an exception with no frame within reach are not its message', () => {
+    const lines = [...noise(300), 'java.lang.IllegalStateException: broken', 'retrying the connection', 'retrying the connection again', ...noise(40, 301), '\tat de.acme.Late.call(Late.java:1)', ...noise(300, 400)]
+    const out = fitText(lines.join('\n'), 3000, profile).text
+    expect(out).toContain('java.lang.IllegalStateException: broken')
+    expect(out).not.toContain('at de.acme.Late.call(Late.java:1)')
+  })
+})
