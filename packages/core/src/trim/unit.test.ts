@@ -75,6 +75,18 @@ describe('unitAfter (unit.ts)', () => {
     expect(t('x'.repeat(5000) + ' <<< FAILURE!')).toBe(true)
   })
 
+  it("a javac diagnostic: its `symbol:` and `location:` lines (Maven's form, its `[ERROR]` copy, plain javac's after the source line and caret)", () => {
+    const maven = ['[ERROR] /x/src/main/java/a/B.java:[15,53] cannot find symbol', '  symbol:   class PNSpaceResult', '  location: package com.pubnub.api.models', '[ERROR] /x/src/main/java/a/B.java:[16,53] cannot find symbol'].join('\n')
+    expect(unitAfter(maven, lineOf(maven, 1), maven.length).map((l) => l.n)).toEqual([2, 3])
+    const copy = ['[ERROR] /x/src/main/java/a/B.java:[94,49] cannot find symbol', '[ERROR]   symbol: class PNUserResult', '[ERROR] /x/src/main/java/a/B.java:[99,50] cannot find symbol'].join('\n')
+    expect(unitAfter(copy, lineOf(copy, 1), copy.length).map((l) => l.n)).toEqual([2])
+    const plain = ['src/a/B.java:15: error: cannot find symbol', '        import com.pubnub.api.models.PNSpaceResult;', '                                    ^', '  symbol:   class PNSpaceResult', '  location: package com.pubnub.api.models', '1 error'].join('\n')
+    expect(unitAfter(plain, lineOf(plain, 1), plain.length).map((l) => l.n)).toEqual([2, 3, 4, 5])
+    // no detail within reach: nothing
+    const none = ['[ERROR] /x/src/main/java/a/B.java:[15,53] cannot find symbol', '[INFO] 1 error', '[INFO] -------', '[INFO] BUILD FAILURE', '[INFO] -------', '  symbol: too far'].join('\n')
+    expect(unitAfter(none, lineOf(none, 1), none.length)).toEqual([])
+  })
+
   it('any other line: nothing; nothing past the limit', () => {
     const text = ['ERROR: connection refused', '   --> not after a header', 'Error:', 'name'].join('\n')
     expect(unitAfter(text, lineOf(text, 1), text.length).map((l) => l.n)).toEqual([2])

@@ -10,6 +10,9 @@
  *   message, gMock's `Mock function called more times than expected`);
  * - a diagnostic header followed by a `--> file:line:col` location line (rustc, clippy, and the
  *   compilers that copied its format): the location is the unit's second line.
+ * - a javac diagnostic (`A.java:[15,53] cannot find symbol`) followed by its `symbol:` and
+ *   `location:` lines, within {@link UNIT_PROBE} lines (plain javac prints the source line and
+ *   its caret first; Maven's copy after `Failed to execute goal` tags them `[ERROR]`): those lines.
  * - one JUnit test's failure header, Surefire's `testX  Time elapsed: 0.01 s  <<< FAILURE!`
  *   (`<<< ERROR!`) or Gradle's `XTest > testX FAILED`: its exception, the next non-blank line.
  *
@@ -96,6 +99,24 @@ function isArrowLocation(text: string, l: Line): boolean {
   return text.startsWith('--> ', i) && i + 4 < l.end
 }
 
+/** Maven's level tags a javac detail line may carry when Maven repeats the errors (`[ERROR]   symbol: class X`). */
+const LEVEL_TAGS = ['[ERROR] ', '[WARNING] ', '[INFO] ']
+
+/**
+ * True when the line is javac's detail of a diagnostic: `symbol:` or `location:` after
+ * indentation (and after a Maven level tag, in the copy Maven prints after `Failed to execute goal`).
+ */
+function isJavacDetail(text: string, l: Line): boolean {
+  let i = contentAt(text, l.start, l.end)
+  for (const tag of LEVEL_TAGS) {
+    if (!text.startsWith(tag, i)) continue
+    i += tag.length
+    while (i < l.end && i - l.start < PROBE && isBlank(text.charCodeAt(i))) i++
+    break
+  }
+  return text.startsWith('symbol:', i) || text.startsWith('location:', i)
+}
+
 /**
  * The lines after the salient line `l` that belong to its smallest unit (see the module note),
  * none past `limit` (a char offset: where the middle ends). Empty when the line stands alone.
@@ -116,12 +137,23 @@ export function unitAfter(text: string, l: Line, limit: number): Line[] {
     return []
   }
   let shown = 0
+  // (javac's detail may come after the source line and its caret: held until a detail line)
+  let pending: Line[] = []
   for (let k = 1; k <= UNIT_PROBE && at < limit; k++) {
     const next = lineAt(text, l.n + k, at)
     if (nextStart(text, at) > limit) break
     if (!bare) {
-      if (k === 1 && isArrowLocation(text, next)) out.push(next)
-      break
+      if (k === 1 && isArrowLocation(text, next)) {
+        out.push(next)
+        break
+      }
+      pending.push(next)
+      if (isJavacDetail(text, next)) {
+        out.push(...pending)
+        pending = []
+      } else if (out.length > 0) break
+      at = nextStart(text, at)
+      continue
     }
     out.push(next)
     if (contentAt(text, next.start, next.end) < next.end) shown++
