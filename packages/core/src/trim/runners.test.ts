@@ -228,6 +228,16 @@ describe('runner weight', () => {
     for (const maxChars of [4000, 8000]) expect(trimResult(text, { tool: 'terminal', maxChars }).text).toContain('duplicate key value')
   })
 
+  it('the same, as go test -v prints it since Go 1.14: each message before its --- FAIL line', () => {
+    const lines: string[] = []
+    for (let i = 0; i < 120; i++) {
+      lines.push(`=== RUN   TestFetch${i}`, `    api_test.go:${20 + i}: ${i === 77 ? 'pq: duplicate key value violates unique constraint "items_pkey"' : 'dial tcp 127.0.0.1:5432: connect: connection refused'}`, `--- FAIL: TestFetch${i} (0.00s)`)
+    }
+    lines.push('FAIL', 'FAIL\tgithub.com/acme/api\t0.412s')
+    const text = lines.join('\n')
+    for (const maxChars of [4000, 8000]) expect(trimResult(text, { tool: 'terminal', maxChars }).text).toContain('duplicate key value')
+  })
+
   it('raises the first failing test header only, not every one', () => {
     const text = ['--- FAIL: TestA (0.00s)', 'x', '--- FAIL: TestB (0.00s)'].join('\n')
     const salient = scanLines(text, true).salient

@@ -21,7 +21,7 @@
  * | Cucumber | `cucumber features/x.feature:12 # Scenario: y` (a failing scenario) | 3 |
  * | Vitest, Jest, node:test, AVA | `× a.test.ts > suite > test 5ms`, `✕ test`, `✖ test`, `✘ test` (a failed test's mark) | 3 |
  * | Swift Testing | `􀢄  Test "name" recorded an issue at a.swift:3:5: ...` (after its status glyph) | 3 |
- * | go test | `    a_test.go:12: got 1, want 2` (t.Error's message: an indented `_test.go:N:` location) | 3 |
+ * | go test | `    a_test.go:12: got 1, want 2` (t.Error's message: an indented `_test.go:N:` location; a failure line as a keyword's is, round 16) | 4 |
  * | go test -json | `{"Time":...,"Output":"--- FAIL: ..."}`: the `Output` field judged as a line (above) | as its text |
  * | go test -json | `{"Action":"pass",...,"Test":"TestX"}` (a test passed or was skipped: its output events) | {@link JSON_PASS} |
  * | Dart, Flutter (compact reporter) | `00:01 +3 -1: test name [E]` (a failed test) | 3 |
@@ -554,7 +554,7 @@ export function trimmedEnd(text: string, at: number, end: number): number {
 }
 
 /**
- * Salience of the line `[start, end)` of `text` by its runner shape alone: 0 (no shape), 2 or 3
+ * Salience of the line `[start, end)` of `text` by its runner shape alone: 0 (no shape), 2, 3 or 4
  * (see the module's table). Reads at most {@link PROBE} chars of it.
  */
 export function shapeScore(text: string, start: number, end: number, inJson = false): number {
@@ -615,8 +615,10 @@ export function lineShape(text: string, start: number, end: number, inJson = fal
 /** {@link lineShape} of the content at `i` (after the line's prefix at `lineStart`, its indentation and colour codes). */
 function contentShape(text: string, i: number, lineStart: number, stop: number, end: number, inJson: boolean): number {
   const c = text.charCodeAt(i)
-  // go test: `    a_test.go:12: got 1, want 2` (t.Error's message, indented under its test)
-  if (i > lineStart && isLetterOrDigit(c) && goTestMessage(text, i, stop)) return 3
+  // go test: `    a_test.go:12: got 1, want 2` (t.Error's message, indented under its test): as
+  // strong as its test's `--- FAIL:` line, whose keyword gives it 4 (since Go 1.14 the message
+  // comes first: at 3, 119 look-alike verdicts took the budget before one different message)
+  if (i > lineStart && isLetterOrDigit(c) && goTestMessage(text, i, stop)) return 4
   // a compiler's or linter's diagnostic: `./a.go:12:5: undefined: x`, `a.py:3:1: E302 ...`
   // (a path that starts with `.` or `/` only: the scan would pay for a probe of every line starting with a letter)
   if ((c === 46 || c === 47) && diagnosticLead(text, i, stop)) return 2
