@@ -1,4 +1,4 @@
-import { isLetterOrDigit } from './chars.js'
+import { isDigit, isLetterOrDigit } from './chars.js'
 import { isBlankLine, lineAt, nextStart, prevStart, type Line } from './lines.js'
 import { GAP_MARKER_MAX } from './marker.js'
 import { familyMiddles } from './family.js'
@@ -45,10 +45,11 @@ const isTraceStart = (text: string, l: Line): boolean => text.startsWith('Traceb
 /**
  * A JVM exception's header line: a qualified class name ending in `Exception`, `Error`,
  * `Failure` or `Throwable`, then `:` or the line's end (`java.lang.AssertionError: `,
- * `org.opentest4j.AssertionFailedError: expected: <1> but was: <2>`), or a `Caused by:` of one.
+ * `org.opentest4j.AssertionFailedError: expected: <1> but was: <2>`), or a `Caused by:` of one,
+ * or an uncaught one (`Exception in thread "main" java.lang.IllegalStateException: ...`).
  * Reads at most {@link JVM_HEADER_CHARS} chars of its content.
  */
-const JVM_HEADER = /^(?:Caused by: )?[A-Za-z_$][\w$]*(?:\.[\w$]+)+(?:Exception|Error|Failure|Throwable)(?::|\s*$)/
+const JVM_HEADER = /^(?:Caused by: |Exception in thread "[^"\n]{0,80}" )?[A-Za-z_$][\w$]*(?:\.[\w$]+)+(?:Exception|Error|Failure|Throwable)(?::|\s*$)/
 const JVM_HEADER_CHARS = 200
 const isJvmHeader = (text: string, l: Line): boolean => {
   const from = contentAt(text, l.start, l.end)
@@ -61,6 +62,29 @@ const MESSAGE_LINES = 24
 
 /** A Python traceback's frame: `File "path", line N, in f` after indentation (and a CI timestamp). */
 const isPythonFrame = (text: string, l: Line): boolean => text.startsWith('File "', contentAt(text, l.start, l.end))
+
+/** A Rust backtrace's frame: `  10: myapp::db::connect` (an index, `:`, a space, after indentation). */
+function isRustFrame(text: string, l: Line): boolean {
+  const from = contentAt(text, l.start, l.end)
+  let i = from
+  while (i < l.end && i - from < 4 && isDigit(text.charCodeAt(i))) i++
+  return i > from && from > afterLinePrefix(text, l.start, l.end) && text.charCodeAt(i) === 58 && text.charCodeAt(i + 1) === 32
+}
+
+/** A stack frame of a JVM (or JavaScript, .NET) trace, a Python traceback or a Rust backtrace. */
+const isFrame = (text: string, l: Line): boolean => isJvmFrame(text, l) || isPythonFrame(text, l) || isRustFrame(text, l)
+
+/** Maven's and loggers' level tags at a line's content start: a line of other output, not a message's. */
+const LEVEL_TAGS = ['[INFO]', '[ERROR]', '[WARNING]', '[WARN]', '[DEBUG]']
+
+/**
+ * True when the line cannot be a JVM exception's message line: a level-tagged log line, Surefire's
+ * `Running a.BTest`, or another exception's header (the first exception printed no trace).
+ */
+function endsMessage(text: string, l: Line): boolean {
+  const from = contentAt(text, l.start, l.end)
+  return LEVEL_TAGS.some((t) => text.startsWith(t, from)) || text.startsWith('Running ', from) || isJvmHeader(text, l)
+}
 
 /**
  * True when the line starts with a runner's pass verdict (`✓ test`, `PASS`, `[       OK ]`, `ok`)
@@ -443,6 +467,7 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
             message = m - n - 1
             break
           }
+          if (endsMessage(text, l2)) break
           at = nextStart(text, at)
         }
         break
@@ -455,7 +480,11 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
       opener = k - 1
     }
     const head = chosen.get(opener)!
-    const foreign = message === 0 && !byLine.has(opener) && !isTraceStart(text, head)
+    // (not when that line is an exception's header, or when what follows the piece is a trace's
+    // frame: a trace's opener need not be salient, Rust's `stack backtrace:`, an exception with
+    // no keyword under a test's `<<< ERROR!`, Jenkins' `Also:   ...CallSiteStackTrace:`)
+    const after = nextStart(text, last.start)
+    const foreign = message === 0 && !byLine.has(opener) && !isTraceStart(text, head) && !isJvmHeader(text, head) && !(after < tailStart && isFrame(text, lineAt(text, n + 1, after)))
     const most = foreign ? profile.contextAfter : MAX_UNIT_LINES
     const unit: Line[] = []
     let at = nextStart(text, last.start)

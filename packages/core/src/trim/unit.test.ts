@@ -82,6 +82,11 @@ describe('unitAfter (unit.ts)', () => {
     expect(unitAfter(copy, lineOf(copy, 1), copy.length).map((l) => l.n)).toEqual([2])
     const plain = ['src/a/B.java:15: error: cannot find symbol', '        import com.pubnub.api.models.PNSpaceResult;', '                                    ^', '  symbol:   class PNSpaceResult', '  location: package com.pubnub.api.models', '1 error'].join('\n')
     expect(unitAfter(plain, lineOf(plain, 1), plain.length).map((l) => l.n)).toEqual([2, 3, 4, 5])
+    // only under a javac diagnostic, and never over the next one
+    const next = ['[ERROR] /x/src/main/java/a/A.java:[10,5] incompatible types: java.lang.String cannot be converted to int', '[ERROR] /x/src/main/java/a/B.java:[15,53] cannot find symbol', '[ERROR]   symbol:   class PNSpaceResult'].join('\n')
+    expect(unitAfter(next, lineOf(next, 1), next.length)).toEqual([])
+    const gcloud = ['ERROR: (gcloud.functions.deploy) OperationError: code=3, message=Build failed', 'metadata:', '  name: projects/p/locations/us-central1/functions/f', '  location: us-central1'].join('\n')
+    expect(unitAfter(gcloud, lineOf(gcloud, 1), gcloud.length)).toEqual([])
     // no detail within reach: nothing
     const none = ['[ERROR] /x/src/main/java/a/B.java:[15,53] cannot find symbol', '[INFO] 1 error', '[INFO] -------', '[INFO] BUILD FAILURE', '[INFO] -------', '  symbol: too far'].join('\n')
     expect(unitAfter(none, lineOf(none, 1), none.length)).toEqual([])

@@ -10,15 +10,16 @@
  *   message, gMock's `Mock function called more times than expected`);
  * - a diagnostic header followed by a `--> file:line:col` location line (rustc, clippy, and the
  *   compilers that copied its format): the location is the unit's second line.
- * - a javac diagnostic (`A.java:[15,53] cannot find symbol`) followed by its `symbol:` and
- *   `location:` lines, within {@link UNIT_PROBE} lines (plain javac prints the source line and
- *   its caret first; Maven's copy after `Failed to execute goal` tags them `[ERROR]`): those lines.
+ * - a javac diagnostic (`A.java:[15,53] cannot find symbol`, `A.java:15: error: ...`) followed by
+ *   its `symbol:` and `location:` lines, within {@link UNIT_PROBE} lines and before the next
+ *   diagnostic (plain javac prints the source line and its caret first; Maven's copy after
+ *   `Failed to execute goal` tags them `[ERROR]`): those lines.
  * - one JUnit test's failure header, Surefire's `testX  Time elapsed: 0.01 s  <<< FAILURE!`
  *   (`<<< ERROR!`) or Gradle's `XTest > testX FAILED`: its exception, the next non-blank line.
  *
  * Cost: reads a bounded prefix of the line and of the next few lines, char codes only, no regex.
  */
-import { isLetter } from './chars.js'
+import { isDigit, isLetter } from './chars.js'
 import { lineAt, nextStart, type Line } from './lines.js'
 import { afterLinePrefix, trimmedEnd } from './shapes.js'
 
@@ -103,6 +104,19 @@ function isArrowLocation(text: string, l: Line): boolean {
 const LEVEL_TAGS = ['[ERROR] ', '[WARNING] ', '[INFO] ']
 
 /**
+ * True when the line `[start, end)` is a javac diagnostic: `A.java:[15,53] ...` (Maven's form) or
+ * `A.java:15: error: ...` (javac's own), within its first {@link PROBE} chars.
+ */
+function isJavacDiagnostic(text: string, start: number, end: number): boolean {
+  const probe = text.slice(start, Math.min(end, start + PROBE))
+  for (let at = probe.indexOf('.java:'); at !== -1; at = probe.indexOf('.java:', at + 6)) {
+    const c = probe.charCodeAt(at + 6)
+    if ((c === 91 && isDigit(probe.charCodeAt(at + 7))) || isDigit(c)) return true
+  }
+  return false
+}
+
+/**
  * True when the line is javac's detail of a diagnostic: `symbol:` or `location:` after
  * indentation (and after a Maven level tag, in the copy Maven prints after `Failed to execute goal`).
  */
@@ -139,6 +153,7 @@ export function unitAfter(text: string, l: Line, limit: number): Line[] {
   let shown = 0
   // (javac's detail may come after the source line and its caret: held until a detail line)
   let pending: Line[] = []
+  const javac = !bare && isJavacDiagnostic(text, l.start, l.end)
   for (let k = 1; k <= UNIT_PROBE && at < limit; k++) {
     const next = lineAt(text, l.n + k, at)
     if (nextStart(text, at) > limit) break
@@ -147,6 +162,8 @@ export function unitAfter(text: string, l: Line, limit: number): Line[] {
         out.push(next)
         break
       }
+      // (only under a javac diagnostic, and never over the next one)
+      if (!javac || isJavacDiagnostic(text, next.start, next.end)) break
       pending.push(next)
       if (isJavacDetail(text, next)) {
         out.push(...pending)

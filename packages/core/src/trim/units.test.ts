@@ -588,6 +588,25 @@ describe("a JVM exception's message lines before its first frame are its unit (m
     expect(out).toContain('SystemInUtilTest.should_ask_again(SystemInUtilTest.java:42)')
   })
 
+  it("a trace whose opener is not salient still grows: Rust's `stack backtrace:`, an exception with no keyword", () => {
+    const rust = ["thread 'tests::integration_connects' panicked at src/db.rs:41:10:", 'called `Result::unwrap()` on an `Err` value: Os { code: 111, kind: ConnectionRefused }', 'stack backtrace:']
+    for (let i = 0; i < 10; i++) rust.push(`  ${i}: tokio::runtime::frame${i}`, `             at /home/runner/.cargo/registry/src/x-1.0/src/lib.rs:${100 + i}:5`)
+    rust.push('  10: myapp::db::connect', '             at ./src/db.rs:50:9')
+    const rustOut = fitText([...noise(300), ...rust, ...noise(2000, 301)].join('\n'), 4000, profile).text
+    expect(rustOut).toContain('at ./src/db.rs:50:9')
+    const frames = Array.from({ length: 20 }, (_, i) => `\tat com.acme.Lexer.step${i}(Lexer.java:${i + 10})`)
+    const java = ['[ERROR] lexesNumbers(com.acme.LexerTest)  Time elapsed: 0.01 s  <<< ERROR!', 'com.acme.Lexer$Oops: unexpected char at 3', ...frames, '\tat com.acme.LexerTest.lexesNumbers(LexerTest.java:77)']
+    const javaOut = fitText([...noise(300), ...java, ...noise(2000, 301)].join('\n'), 4000, profile).text
+    expect(javaOut).toContain('LexerTest.java:77')
+  })
+
+  it("the search for an exception's first frame stops at other output (a level tag, `Running`, another exception)", () => {
+    const lines = [...noise(300), '[INFO] Running com.acme.ClientTest', 'java.net.ConnectException: Connection refused (printed by a retry loop, no trace)', ...Array.from({ length: 8 }, (_, i) => `[INFO] retry ${i + 1} of 8`), '', '[INFO] Running com.acme.OtherTest', 'com.acme.Scheduler$Stop: tick budget exhausted', '\tat com.acme.Scheduler.tick(Scheduler.java:88)', ...noise(2000, 400)]
+    const out = fitText(lines.join('\n'), 3000, profile).text
+    expect(out).toContain('java.net.ConnectException: Connection refused')
+    expect(out).not.toContain('[INFO] retry 8 of 8')
+  })
+
   it('lines after an exception with no frame within reach are not its message', () => {
     const lines = [...noise(300), 'java.lang.IllegalStateException: broken', 'retrying the connection', 'retrying the connection again', ...noise(40, 301), '\tat de.acme.Late.call(Late.java:1)', ...noise(300, 400)]
     const out = fitText(lines.join('\n'), 3000, profile).text

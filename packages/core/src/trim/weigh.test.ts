@@ -71,6 +71,16 @@ describe('weighSalient', () => {
     expect(plain.has(4) && plain.has(5)).toBe(true)
   })
 
+  it("a logger's `- ` after its stamp is its format, not a list's bullet (Python logging, log4j)", () => {
+    const python = ['2024-03-01 12:00:00,001 - app.worker - ERROR - Job failed with the following errors:', '2024-03-01 12:00:00,002 - app.worker - INFO - heartbeat ok', '2024-03-01 12:00:00,003 - app.db - INFO - pool size 5'].join('\n')
+    expect(weigh(python).map((s) => s.line)).toEqual([1])
+    const log4j = ['2015-07-29 23:44:28,903 - ERROR [CommitProcessor:1:NIOServerCnxn@180] - Unexpected Exception: ', '2015-07-29 23:52:08,962 - INFO  [CommitProcessor:1:ZooKeeperServer@595] - Established session', '2015-07-29 23:52:09,163 - INFO  [NIOServerCxn.Factory:NIOServerCnxnFactory@197] - Accepted socket'].join('\n')
+    expect(weigh(log4j).map((s) => s.line)).toEqual([1])
+    // a bullet under a header that does not start with one is still an item
+    const bullets = ['2024-01-02T03:04:05.1234567Z Error: the following checks failed:', '2024-01-02T03:04:06.1234567Z - lint', '2024-01-02T03:04:07.1234567Z - typecheck', '2024-01-02T03:04:08.1234567Z done'].join('\n')
+    expect(weigh(bullets).map((s) => s.line)).toEqual([1, 2, 3])
+  })
+
   it('a salient line of indented code ending with `:` is no list header: the code under it stays out', () => {
     const text = ['E   docker.errors.DockerException: Error while fetching server API version', '            except DockerException as error:', "                log('the daemon went away')", "                print('Repository already exists')", '', '1 failed'].join('\n')
     const lines = new Set(weigh(text).map((s) => s.line))

@@ -255,8 +255,13 @@ function indentOf(text: string, start: number, end: number): number {
   return i - start
 }
 
-/** True when the line reads as an item of a list: indented deeper than the header, or `1) `, `- `, `* `, `rspec ./`, `FAILED `. */
-function isListItem(text: string, l: { start: number; end: number }, headerIndent: number): boolean {
+/**
+ * True when the line reads as an item of a list: indented deeper than the header, or `1) `, `- `,
+ * `* `. `headerMark`: the header's own first char after its prefix; a `- ` or `* ` that the header
+ * starts with too is the log's format, not a bullet (Python logging's and log4j's
+ * `2024-03-01 12:00:00,001 - app - INFO - ...` read past their stamp).
+ */
+function isListItem(text: string, l: { start: number; end: number }, headerIndent: number, headerMark: number): boolean {
   if (l.end === l.start) return false
   const from = afterLinePrefix(text, l.start, l.end)
   const ind = indentOf(text, from, l.end)
@@ -264,7 +269,7 @@ function isListItem(text: string, l: { start: number; end: number }, headerInden
   if (ind > headerIndent) return true
   const c = text.charCodeAt(from + ind)
   const c2 = text.charCodeAt(from + ind + 1)
-  if ((c === 45 || c === 42) && c2 === 32) return true // - item, * item
+  if ((c === 45 || c === 42) && c2 === 32) return c !== headerMark // - item, * item
   if (isDigit(c)) {
     let k = from + ind
     while (k < l.end && isDigit(text.charCodeAt(k))) k++
@@ -450,12 +455,14 @@ export function weighSalient(text: string, salient: readonly SalientLine[], opti
   // Failure lists: items after a salient header ending with ':'.
   for (const s of salient) {
     if (s.score < 2 || !endsWithColon(text, s) || isTraceHeader(text, s)) continue
-    const headerIndent = indentOf(text, afterLinePrefix(text, s.start, s.end), s.end)
+    const headerFrom = afterLinePrefix(text, s.start, s.end)
+    const headerIndent = indentOf(text, headerFrom, s.end)
     if (headerIndent > LIST_HEADER_INDENT) continue
+    const headerMark = text.charCodeAt(headerFrom + headerIndent)
     let at = nextStart(text, s.start)
     for (let k = 1; k <= MAX_LIST && at < to; k++) {
       const l = lineAt(text, s.line + k, at)
-      if (l.end >= to || !isListItem(text, l, headerIndent)) break
+      if (l.end >= to || !isListItem(text, l, headerIndent, headerMark)) break
       if (l.start >= from && !byLine.has(l.n)) byLine.set(l.n, { line: l.n, start: l.start, end: l.end, score: s.score })
       at = nextStart(text, at)
     }
