@@ -2,10 +2,10 @@ import { isDigit, isLetterOrDigit } from './chars.js'
 import { isBlankLine, lineAt, nextStart, prevStart, type Line } from './lines.js'
 import { GAP_MARKER_MAX } from './marker.js'
 import { familyMiddles } from './family.js'
-import { LINE_PREFIX_MAX, afterLinePrefix, jsonField, trimmedEnd } from './shapes.js'
+import { LINE_PREFIX_MAX, afterLevel, afterLinePrefix, jsonField, trimmedEnd } from './shapes.js'
 import { lineSalience, type SalientLine } from './salient.js'
 import type { Profile } from './types.js'
-import { contentAt, unitAfter } from './unit.js'
+import { contentAt, isTracebackStart, unitAfter } from './unit.js'
 import { endsWithSuccess, startsWithSuccess } from './verdict.js'
 
 /** Lines kept from the middle, ascending, and the chars they cost (with their gap markers). */
@@ -39,9 +39,6 @@ function isContinuation(text: string, l: Line): boolean {
   return head.startsWith('at ') || head.startsWith('Caused by') || head.startsWith('...')
 }
 
-/** Python's `Traceback (most recent call last):`, after a CI timestamp: its frames follow. */
-const isTraceStart = (text: string, l: Line): boolean => text.startsWith('Traceback (most recent call last)', contentAt(text, l.start, l.end))
-
 /**
  * A JVM exception's header line: a qualified class name ending in `Exception`, `Error`,
  * `Failure` or `Throwable`, then `:` or the line's end (`java.lang.AssertionError: `,
@@ -56,7 +53,10 @@ const isJvmHeader = (text: string, l: Line): boolean => {
   return JVM_HEADER.test(text.slice(from, Math.min(l.end, from + JVM_HEADER_CHARS)))
 }
 /** A JVM stack frame: `at ` after indentation (and a CI timestamp). */
-const isJvmFrame = (text: string, l: Line): boolean => text.startsWith('at ', contentAt(text, l.start, l.end)) && contentAt(text, l.start, l.end) > afterLinePrefix(text, l.start, l.end)
+function isJvmFrame(text: string, l: Line): boolean {
+  const from = contentAt(text, l.start, l.end)
+  return text.startsWith('at ', from) && from > afterLinePrefix(text, l.start, l.end)
+}
 /** Lines of a JVM exception's message that may stand between its header and its first frame (AssertJ's `Expecting actual:` block). */
 const MESSAGE_LINES = 24
 
@@ -74,16 +74,13 @@ function isRustFrame(text: string, l: Line): boolean {
 /** A stack frame of a JVM (or JavaScript, .NET) trace, a Python traceback or a Rust backtrace. */
 const isFrame = (text: string, l: Line): boolean => isJvmFrame(text, l) || isPythonFrame(text, l) || isRustFrame(text, l)
 
-/** Maven's and loggers' level tags at a line's content start: a line of other output, not a message's. */
-const LEVEL_TAGS = ['[INFO]', '[ERROR]', '[WARNING]', '[WARN]', '[DEBUG]']
-
 /**
  * True when the line cannot be a JVM exception's message line: a level-tagged log line, Surefire's
  * `Running a.BTest`, or another exception's header (the first exception printed no trace).
  */
 function endsMessage(text: string, l: Line): boolean {
   const from = contentAt(text, l.start, l.end)
-  return LEVEL_TAGS.some((t) => text.startsWith(t, from)) || text.startsWith('Running ', from) || isJvmHeader(text, l)
+  return afterLevel(text, from, l.end) > from || text.startsWith('Running ', from) || isJvmHeader(text, l)
 }
 
 /**
@@ -446,6 +443,8 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
     const anchor = n
     while (chosen.has(n + 1)) n++
     const last = chosen.get(n)!
+    // (where the line after the piece starts)
+    const next = nextStart(text, last.start)
     // The lines it grows over are the detail of the piece's last line that opens a block (not
     // blank, not itself a continuation). When that line is other output (no candidate, not a
     // trace's start: a passing group's name in hspec's or RSpec's list, `SimpleType` under a
@@ -460,7 +459,7 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
       const l = chosen.get(k)!
       if (isJvmFrame(text, l)) break
       if (isJvmHeader(text, l)) {
-        let at = nextStart(text, last.start)
+        let at = next
         for (let m = n + 1; m <= k + MESSAGE_LINES && at < tailStart && !chosen.has(m); m++) {
           const l2 = lineAt(text, m, at)
           if (isJvmFrame(text, l2)) {
@@ -483,11 +482,10 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
     // (not when that line is an exception's header, or when what follows the piece is a trace's
     // frame: a trace's opener need not be salient, Rust's `stack backtrace:`, an exception with
     // no keyword under a test's `<<< ERROR!`, Jenkins' `Also:   ...CallSiteStackTrace:`)
-    const after = nextStart(text, last.start)
-    const foreign = message === 0 && !byLine.has(opener) && !isTraceStart(text, head) && !isJvmHeader(text, head) && !(after < tailStart && isFrame(text, lineAt(text, n + 1, after)))
+    const foreign = message === 0 && !byLine.has(opener) && !isTracebackStart(text, head.start, head.end) && !isJvmHeader(text, head) && !(next < tailStart && isFrame(text, lineAt(text, n + 1, next)))
     const most = foreign ? profile.contextAfter : MAX_UNIT_LINES
     const unit: Line[] = []
-    let at = nextStart(text, last.start)
+    let at = next
     for (let k = n + 1; unit.length < most && at < tailStart && !chosen.has(k); k++) {
       const after = nextStart(text, at)
       const l = lineAt(text, k, at)

@@ -8,20 +8,10 @@
  * Bounded: each verdict line reads its own chars and the text since the previous verdict once.
  */
 import { isDigit } from './chars.js'
-import { afterLinePrefix, afterSgr, jsonField, trimmedEnd } from './shapes.js'
+import { afterLevel, afterLinePrefix, afterSgr, jsonField, trimmedEnd } from './shapes.js'
 
-/** Longest `[LEVEL] ` prefix skipped before `Tests run:` / `Running ` (`[INFO] `, `[WARNING] `). */
-const LEVEL_PREFIX = 10
 /** Longest lead (timestamp, level) allowed before `Running ` on the block's first line. */
 const RUNNING_LEAD = 48
-
-/** Offset after a Maven `[LEVEL] ` prefix at `i`, or `i`. */
-function afterLevel(text: string, i: number, end: number): number {
-  if (text.charCodeAt(i) !== 91 /* [ */) return i
-  let k = i + 1
-  while (k < end && k - i <= LEVEL_PREFIX && text.charCodeAt(k) !== 93) k++
-  return text.charCodeAt(k) === 93 && text.charCodeAt(k + 1) === 32 ? k + 2 : i
-}
 
 /** Longest logger prefix skipped before a Maven line (a tool that runs Maven and logs its output). */
 const LOGGER_LEAD = 160

@@ -360,6 +360,17 @@ export function labelKinds(text: string): number {
   return kinds
 }
 
+/** Longest `[LEVEL] ` tag {@link afterLevel} skips (`[INFO] `, `[WARNING] `). */
+const LEVEL_TAG = 10
+
+/** Offset after a Maven `[LEVEL] ` tag at `i` (a bracketed word of at most {@link LEVEL_TAG} chars, then a space), or `i`. */
+export function afterLevel(text: string, i: number, end: number): number {
+  if (text.charCodeAt(i) !== 91 /* [ */) return i
+  let k = i + 1
+  while (k < end && k - i <= LEVEL_TAG && text.charCodeAt(k) !== 93) k++
+  return text.charCodeAt(k) === 93 && text.charCodeAt(k + 1) === 32 ? k + 2 : i
+}
+
 /** `at` past one space that pads a logger's upper-case level word of four letters (` INFO `, ` WARN `), else `at`. */
 function afterLevelPad(text: string, at: number, end: number): number {
   if (text.charCodeAt(at) !== 32 || at + 6 > end || text.charCodeAt(at + 5) !== 32) return at

@@ -21,7 +21,7 @@
  */
 import { isDigit, isLetter } from './chars.js'
 import { lineAt, nextStart, type Line } from './lines.js'
-import { afterLinePrefix, trimmedEnd } from './shapes.js'
+import { afterLevel, afterLinePrefix, trimmedEnd } from './shapes.js'
 
 /** Most chars of a bare header's words (`Error:`, `1) Failure:`, `* What went wrong:`). */
 export const BARE_HEADER_CHARS = 24
@@ -100,9 +100,6 @@ function isArrowLocation(text: string, l: Line): boolean {
   return text.startsWith('--> ', i) && i + 4 < l.end
 }
 
-/** Maven's level tags a javac detail line may carry when Maven repeats the errors (`[ERROR]   symbol: class X`). */
-const LEVEL_TAGS = ['[ERROR] ', '[WARNING] ', '[INFO] ']
-
 /**
  * True when the line `[start, end)` is a javac diagnostic: `A.java:[15,53] ...` (Maven's form) or
  * `A.java:15: error: ...` (javac's own), within its first {@link PROBE} chars.
@@ -121,14 +118,15 @@ function isJavacDiagnostic(text: string, start: number, end: number): boolean {
  * indentation (and after a Maven level tag, in the copy Maven prints after `Failed to execute goal`).
  */
 function isJavacDetail(text: string, l: Line): boolean {
-  let i = contentAt(text, l.start, l.end)
-  for (const tag of LEVEL_TAGS) {
-    if (!text.startsWith(tag, i)) continue
-    i += tag.length
-    while (i < l.end && i - l.start < PROBE && isBlank(text.charCodeAt(i))) i++
-    break
-  }
+  const from = contentAt(text, l.start, l.end)
+  let i = afterLevel(text, from, l.end)
+  while (i > from && i < l.end && i - from < PROBE && isBlank(text.charCodeAt(i))) i++
   return text.startsWith('symbol:', i) || text.startsWith('location:', i)
+}
+
+/** True when the line is Python's `Traceback (most recent call last):` (after a CI timestamp and indentation): a trace's header, its frames follow. */
+export function isTracebackStart(text: string, start: number, end: number): boolean {
+  return text.startsWith('Traceback (most recent call last)', contentAt(text, start, end))
 }
 
 /**

@@ -32,6 +32,7 @@ import { appFrames } from './frames.js'
 import { lineAt, nextStart } from './lines.js'
 import { runnerLine } from './runners.js'
 import { afterLinePrefix } from './shapes.js'
+import { isTracebackStart } from './unit.js'
 import type { SalientLine } from './salient.js'
 import { RARE_NEAR, resolveWeights, type SalienceWeights } from './weights.js'
 
@@ -280,14 +281,6 @@ function isListItem(text: string, l: { start: number; end: number }, headerInden
 }
 
 /** The header of a failure list: a line whose last non-blank char is `:`. */
-/** Python's `Traceback (most recent call last):`: a trace's header (its frames follow), not a list of failures. */
-function isTraceHeader(text: string, s: SalientLine): boolean {
-  const from = afterLinePrefix(text, s.start, s.end)
-  let i = from
-  while (i < s.end && i - from < 64 && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++
-  return text.startsWith('Traceback (most recent call last):', i)
-}
-
 function endsWithColon(text: string, s: SalientLine): boolean {
   let e = s.end
   while (e > s.start && (text.charCodeAt(e - 1) === 32 || text.charCodeAt(e - 1) === 9)) e--
@@ -453,8 +446,9 @@ export function weighSalient(text: string, salient: readonly SalientLine[], opti
     byLine.set(s.line, { ...s, score: Math.max(1, score), template: ids.get(t)!, ...(instance !== t ? { instance: instanceIds.get(instance)! } : {}) })
   })
   // Failure lists: items after a salient header ending with ':'.
+  // (Python's `Traceback (most recent call last):` is a trace's header, not a list of failures)
   for (const s of salient) {
-    if (s.score < 2 || !endsWithColon(text, s) || isTraceHeader(text, s)) continue
+    if (s.score < 2 || !endsWithColon(text, s) || isTracebackStart(text, s.start, s.end)) continue
     const headerFrom = afterLinePrefix(text, s.start, s.end)
     const headerIndent = indentOf(text, headerFrom, s.end)
     if (headerIndent > LIST_HEADER_INDENT) continue
