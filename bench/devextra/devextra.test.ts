@@ -3,12 +3,13 @@
 // keeps, every log has a manifest row under a permissive licence, groundtruth and MANIFEST.tsv are
 // what labels.spec.json says, no log is a development-corpus file or a held-out log.
 import { execFileSync } from 'node:child_process'
-import { existsSync, statSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { createHash } from 'node:crypto'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, it } from 'vitest'
-import { DEFAULT_DEVEXTRA_DIR, DEFAULT_HELDOUT_DIR, HELDOUT_LOG_FILE, checkHeldout, checkLicenses, checkNotInDevCorpus, heldoutIds, heldoutManifest, loadHeldout, readHeldoutLog } from '../src/corpus/heldout.js'
+import { afterAll, describe, expect, it } from 'vitest'
+import { DEFAULT_DEVEXTRA_DIR, DEFAULT_HELDOUT_DIR, GENERATED_SOURCE, HELDOUT_LOG_FILE, checkHeldout, checkLicenses, checkNotInDevCorpus, heldoutIds, heldoutManifest, loadHeldout, readHeldoutLog } from '../src/corpus/heldout.js'
 import { retention } from '../src/metrics/retention.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -53,5 +54,33 @@ describe('second development set (bench/devextra)', () => {
 describe.skipIf(!existsSync(DEV_CORPUS))('second development set vs the shared corpus', () => {
   it('holds no file of the shared corpus', () => {
     expect(checkNotInDevCorpus(DEV_CORPUS, here)).toEqual([])
+  })
+})
+
+describe('generated logs (gen/)', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'spillway-devextra-'))
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+  const manifest = readFileSync(join(here, 'MANIFEST.tsv'), 'utf8').split('\n')
+  const cols = manifest[0]!.split('\t')
+  const generated = manifest.slice(1).filter((l) => l.split('\t')[cols.indexOf('source_repo')] === GENERATED_SOURCE)
+
+  it('name the folder in gen/ that holds their sources and commands', () => {
+    expect(generated.length).toBeGreaterThan(0)
+    for (const row of generated) {
+      const path = row.split('\t')[cols.indexOf('source_path')]!
+      expect(path).toMatch(/^gen\/[\w.-]+$/)
+      expect(existsSync(join(here, path, 'README.md')), path).toBe(true)
+    }
+  })
+
+  it('are reported when their sources are missing', () => {
+    const row = generated[0]!
+    const id = row.split('\t')[0]!
+    cpSync(join(here, 'logs', id), join(tmp, 'logs', id), { recursive: true })
+    writeFileSync(join(tmp, 'MANIFEST.tsv'), `${manifest[0]}\n${row}\n`)
+    expect(checkLicenses(tmp).join('\n')).toMatch(/source_path must be its sources' folder/)
+    const path = row.split('\t')[cols.indexOf('source_path')]!
+    cpSync(join(here, path), join(tmp, path), { recursive: true })
+    expect(checkLicenses(tmp)).toEqual([])
   })
 })

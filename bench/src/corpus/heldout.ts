@@ -138,11 +138,25 @@ export function checkHeldout(dir: string = DEFAULT_HELDOUT_DIR): string[] {
 /** Licences a held-out log may come under (SPDX ids as MANIFEST.tsv writes them). */
 export const PERMISSIVE_LICENSES: ReadonlySet<string> = new Set(['MIT', 'Apache-2.0', 'BSD-2-Clause', 'BSD-3-Clause', 'ISC', 'CC0-1.0', 'CC-BY-4.0'])
 
-/** Rows of MANIFEST.tsv whose licence is not in {@link PERMISSIVE_LICENSES} or that lack a licence URL. */
+/**
+ * `source_repo` of a log made in this repository: real runner output of test code written for the
+ * set, whose sources and commands are in the set's folder at `source_path` (`gen/<project>`).
+ */
+export const GENERATED_SOURCE = 'generated'
+
+/**
+ * Rows of MANIFEST.tsv whose licence is not in {@link PERMISSIVE_LICENSES} or that lack a licence
+ * URL at a pinned commit; a {@link GENERATED_SOURCE} row instead names its sources' folder in the set.
+ */
 export function checkLicenses(dir: string = DEFAULT_HELDOUT_DIR): string[] {
   const problems: string[] = []
   for (const [id, row] of heldoutManifest(dir)) {
     if (!PERMISSIVE_LICENSES.has(row['license'] ?? '')) problems.push(`${id}: licence "${row['license'] ?? ''}" is not one of ${[...PERMISSIVE_LICENSES].join(', ')}`)
+    if (row['source_repo'] === GENERATED_SOURCE) {
+      const path = row['source_path'] ?? ''
+      if (!/^gen\/[\w.-]+$/.test(path) || !existsSync(join(dir, path))) problems.push(`${id}: a generated log's source_path must be its sources' folder gen/<project> in the set`)
+      continue
+    }
     if (!/^https:\/\/github\.com\/[^/]+\/[^/]+\/blob\/[0-9a-f]{40}\//.test(row['license_url'] ?? '')) problems.push(`${id}: licence_url must point at the licence file at a pinned commit`)
     if (!/^[0-9a-f]{40}$/.test(row['source_commit'] ?? '')) problems.push(`${id}: source_commit must be a full commit id`)
   }

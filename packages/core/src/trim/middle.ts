@@ -2,7 +2,7 @@ import { isDigit, isLetterOrDigit } from './chars.js'
 import { isBlankLine, lineAt, nextStart, prevStart, type Line } from './lines.js'
 import { GAP_MARKER_MAX } from './marker.js'
 import { familyMiddles } from './family.js'
-import { LINE_PREFIX_MAX, afterLevel, afterLinePrefix, jsonField, trimmedEnd } from './shapes.js'
+import { LINE_PREFIX_MAX, afterLevel, afterLinePrefix, jsonField, messageStart, trimmedEnd } from './shapes.js'
 import { lineSalience, type SalientLine } from './salient.js'
 import type { Profile } from './types.js'
 import { contentAt, isTracebackStart, unitAfter } from './unit.js'
@@ -29,14 +29,23 @@ function isCauseHeader(text: string, l: Line): boolean {
   return text.startsWith('Caused by', i) || text.startsWith('Suppressed: ', i)
 }
 
-/** A line that continues the one above it: indented, a stack frame, `Caused by:`, `... 12 more` (after a CI timestamp). */
+/**
+ * A line that continues the one above it: indented, a stack frame, `Caused by:`, `... 12 more`,
+ * pytest's `E   ` (after a CI timestamp; in a JSON event, `go test -json`'s, its `Output` field: a message's
+ * indented lines are events of their own, `"Output":"        got: 1\n"`, a trace's frames too,
+ * `"Output":"\t/src/a_test.go:78 +0x20a\n"`).
+ */
 function isContinuation(text: string, l: Line): boolean {
-  const from = afterLinePrefix(text, l.start, l.end)
+  let from = afterLinePrefix(text, l.start, l.end)
+  // (a JSON event: its Output field's text, or the event when it has none)
+  const event = text.charCodeAt(from) === 123 ? messageStart(text, l.start, l.end) : l.start
+  if (event > l.start) from = event
   if (l.end === from) return false
   const c = text.charCodeAt(from)
-  if (c === 32 || c === 9) return true
+  if (c === 32 || c === 9 || (event > l.start && c === 92 && text.charCodeAt(from + 1) === 116)) return true
   const head = text.slice(from, Math.min(l.end, from + 12))
-  return head.startsWith('at ') || head.startsWith('Caused by') || head.startsWith('...')
+  // (`E   `: pytest's exception lines, an assertion's explanation under its `E   AssertionError`)
+  return head.startsWith('at ') || head.startsWith('Caused by') || head.startsWith('...') || head.startsWith('E   ')
 }
 
 /**
@@ -172,7 +181,7 @@ function around(text: string, s: SalientLine, headEnd: number, tailStart: number
 function contextAround(text: string, s: SalientLine, headEnd: number, tailStart: number, profile: Pick<Profile, 'contextBefore' | 'contextAfter'>): Line[] {
   const test = eventTest(text, s)
   const other = (l: Line): boolean => {
-    if (typeof test !== 'string') return false
+    if (test === undefined) return false
     const t = eventTest(text, l)
     return t !== undefined && t !== test
   }

@@ -9,6 +9,7 @@ import { compileLiterals, literalCursor } from '../scan/literals.js'
 import { isDigit, isUpper } from './chars.js'
 import { runnerShape } from './runners.js'
 import { JSON_FAIL, JSON_PASS, LinePrefixReader, QUIET_BLOCK, RED_SCORE, afterLinePrefix, isBarePrefix, labelKinds, isCompactProgress, isCrossMark, lineShape, shapeScore, trimmedEnd } from './shapes.js'
+import { demoteSourceListings } from './listing.js'
 import { demoteRecapped, goJsonTest, goPassedBlockStart, isJestRecap, passedBlockStart, surefirePass } from './passing.js'
 import { endsWithSuccess, startsWithSuccess } from './verdict.js'
 
@@ -466,5 +467,6 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000, re
     start = lineEnd + 1
   }
   if (recaps !== undefined) demoteRecapped(text, salient, recaps)
+  demoteSourceListings(text, salient)
   return { lines: line, salient, salientTotal }
 }

@@ -805,6 +805,19 @@ function diagnosticLead(text: string, at: number, stop: number): boolean {
 const JSON_PROBE = 400
 const OUTPUT_FIELD = '"Output":"'
 
+/**
+ * Where the line `[start, end)`'s message starts: the text of its `Output` field when it is a JSON
+ * event (`go test -json`, after a CI timestamp: `{"Time":...,"Package":"a/b","Test":"TestX",
+ * "Output":"        got: 3\n"}`), else `start`. What tells whether the line continues the one
+ * above it (`middle.ts`). Reads at most {@link JSON_PROBE} chars.
+ */
+export function messageStart(text: string, start: number, end: number): number {
+  const from = afterLinePrefix(text, start, end)
+  if (text.charCodeAt(from) !== 123) return start
+  const at = text.slice(from, Math.min(end, from + JSON_PROBE)).indexOf(OUTPUT_FIELD)
+  return at === -1 ? start : from + at + OUTPUT_FIELD.length
+}
+
 /** The JSON string value of `"<field>":"` in `head`, or undefined (no such field, or it runs past `head`). */
 export function jsonField(head: string, field: string): string | undefined {
   const at = head.indexOf(`"${field}":"`)
