@@ -69,6 +69,42 @@ function isJvmFrame(text: string, l: Line): boolean {
 /** Lines of a JVM exception's message that may stand between its header and its first frame (AssertJ's `Expecting actual:` block). */
 const MESSAGE_LINES = 24
 
+/** Jest's failing test's header: `● Suite › test` (after indentation and a CI timestamp). */
+const isJestHeader = (text: string, l: Line): boolean => text.startsWith('● ', contentAt(text, l.start, l.end))
+
+/** A line of a code frame (Jest's, Babel's): a line number, then ` |` (`  22 |   const c = x`, `> 24 |   await x()`). */
+function isCodeFrameLine(text: string, l: Line): boolean {
+  let i = contentAt(text, l.start, l.end)
+  if (text.charCodeAt(i) === 62) i++
+  while (i < l.end && text.charCodeAt(i) === 32) i++
+  const digits = i
+  while (i < l.end && i - digits < 8 && isDigit(text.charCodeAt(i))) i++
+  if (i === digits) return false
+  while (i < l.end && text.charCodeAt(i) === 32) i++
+  return text.charCodeAt(i) === 124
+}
+
+/**
+ * Lines after the piece's last line `n` (starting at `next`) that are the message of the Jest
+ * failure whose `●` header is in the piece: its matcher line, `Expected:` / `Received:` or a diff,
+ * with the blank lines between, up to the last non-blank line before the code frame or the first
+ * `at` frame, when one comes by line `last`; 0 when another header, a suite's `FAIL`/`PASS` line
+ * or the end of the middle comes first.
+ */
+function jestMessage(text: string, n: number, next: number, last: number, tailStart: number, chosen: ReadonlyMap<number, Line>): number {
+  let at = next
+  let lastText = n
+  for (let m = n + 1; m <= last && at < tailStart && !chosen.has(m); m++) {
+    const l = lineAt(text, m, at)
+    if (isCodeFrameLine(text, l) || isJvmFrame(text, l)) return lastText - n
+    const from = contentAt(text, l.start, l.end)
+    if (isJestHeader(text, l) || (from === afterLinePrefix(text, l.start, l.end) && from < trimmedEnd(text, l.start, l.end))) return 0
+    if (from < trimmedEnd(text, l.start, l.end)) lastText = m
+    at = nextStart(text, at)
+  }
+  return 0
+}
+
 /** A Python traceback's frame: `File "path", line N, in f` after indentation (and a CI timestamp). */
 const isPythonFrame = (text: string, l: Line): boolean => text.startsWith('File "', contentAt(text, l.start, l.end))
 
@@ -467,6 +503,10 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
     for (let k = n; k >= anchor && k > n - MESSAGE_LINES; k--) {
       const l = chosen.get(k)!
       if (isJvmFrame(text, l)) break
+      if (isJestHeader(text, l)) {
+        message = jestMessage(text, n, next, k + MESSAGE_LINES, tailStart, chosen)
+        break
+      }
       if (isJvmHeader(text, l)) {
         let at = next
         for (let m = n + 1; m <= k + MESSAGE_LINES && at < tailStart && !chosen.has(m); m++) {

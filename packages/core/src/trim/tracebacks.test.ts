@@ -179,3 +179,23 @@ describe('go test -json (middle.ts)', () => {
     expect(out).not.toContain('=== RUN   TestGetMissing')
   })
 })
+
+describe("a Jest failure's message is its header's unit (middle.ts grow)", () => {
+  const block = (k: number): string[] => [
+    `  ● pricing › rounds case ${k}`, '', '    expect(received).toBe(expected) // Object.is equality', '', `    Expected: ${400 + k}`, `    Received: ${300 + k}`, '',
+    `      ${10 + k} |     const cart = build(${k})`, `    > ${11 + k} |     expect(cart.total()).toBe(${400 + k})`, '         |                          ^', `      ${12 + k} |   })`, '',
+    `      at Object.toBe (test/pricing.test.js:${11 + k}:26)`, '']
+  const text = [...noise(1500), 'FAIL test/pricing.test.js', ...Array.from({ length: 12 }, (_, k) => block(k)).flat(), ...noise(300, 1501), 'Tests:       12 failed, 300 passed, 312 total'].join('\n')
+
+  it('shows Expected / Received under each of 12 crowded headers, up to the code frame (before: 1 of 12 at 4,000 chars)', () => {
+    const out = fitText(text, 4000, profile).text
+    expect(out.length).toBeLessThanOrEqual(4000)
+    expect(out.match(/● pricing › rounds case/g)).toHaveLength(12)
+    expect((out.match(/Received: 3\d\d/g) ?? []).length).toBeGreaterThanOrEqual(8)
+  })
+
+  it('does not take the code frame as the message', () => {
+    const out = fitText(text, 4000, profile).text
+    expect(out).not.toMatch(/^\d+: +> \d+ \|/m)
+  })
+})
