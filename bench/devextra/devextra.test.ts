@@ -22,7 +22,7 @@ describe('second development set (bench/devextra)', () => {
 
   it('has no broken label, manifest row or licence', () => {
     expect(checkHeldout(here)).toEqual([])
-    expect(checkLicenses(here)).toEqual([])
+    expect(checkLicenses(here, { generated: true })).toEqual([])
   })
 
   it('gives labelled ci-log cases named devextra/<id> whose every label the untrimmed log keeps', () => {
@@ -78,9 +78,16 @@ describe('generated logs (gen/)', () => {
     const id = row.split('\t')[0]!
     cpSync(join(here, 'logs', id), join(tmp, 'logs', id), { recursive: true })
     writeFileSync(join(tmp, 'MANIFEST.tsv'), `${manifest[0]}\n${row}\n`)
-    expect(checkLicenses(tmp).join('\n')).toMatch(/source_path must be its sources' folder/)
+    expect(checkLicenses(tmp, { generated: true }).join('\n')).toMatch(/source_path must be its sources' folder/)
     const path = row.split('\t')[cols.indexOf('source_path')]!
     cpSync(join(here, path), join(tmp, path), { recursive: true })
-    expect(checkLicenses(tmp)).toEqual([])
+    expect(checkLicenses(tmp, { generated: true })).toEqual([])
+    // (never in the held-out set, whose check is the default)
+    expect(checkLicenses(tmp).join('\n')).toMatch(/a generated log has no place in this set/)
+    // (nor a path out of gen/)
+    const cells = row.split('\t')
+    cells[cols.indexOf('source_path')] = 'gen/..'
+    writeFileSync(join(tmp, 'MANIFEST.tsv'), `${manifest[0]}\n${cells.join('\t')}\n`)
+    expect(checkLicenses(tmp, { generated: true }).join('\n')).toMatch(/source_path must be/)
   })
 })

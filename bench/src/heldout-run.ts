@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util'
 import { headTail } from './baselines/head-tail.js'
 import { spillwayTrim } from './baselines/spillway.js'
 import type { TrimMethod } from './baselines/types.js'
-import { DEFAULT_HELDOUT_DIR, checkHeldout, checkLicenses, checkNotInDevCorpus, heldoutManifest, loadHeldout } from './corpus/heldout.js'
+import { DEFAULT_DEVEXTRA_DIR, DEFAULT_HELDOUT_DIR, checkHeldout, checkLicenses, checkNotInDevCorpus, heldoutManifest, loadHeldout } from './corpus/heldout.js'
 import { TOOL_FOR_KIND, type TrimCase } from './corpus/types.js'
 import { retention } from './metrics/retention.js'
 import { oracleRetention } from './metrics/oracle.js'
@@ -52,7 +52,8 @@ function main(): void {
   const { values } = parseArgs({ options: { dir: { type: 'string' }, dev: { type: 'string' }, json: { type: 'boolean' } } })
   const dir = values.dir ?? DEFAULT_HELDOUT_DIR
   const devDir = values.dev ?? resolve(DEFAULT_HELDOUT_DIR, '../../../shared/corpus')
-  const problems = [...checkHeldout(dir), ...checkLicenses(dir)]
+  // (logs made here belong in the development set only, never in the held-out one)
+  const problems = [...checkHeldout(dir), ...checkLicenses(dir, { generated: resolve(dir) === resolve(DEFAULT_DEVEXTRA_DIR) })]
   if (existsSync(devDir)) problems.push(...checkNotInDevCorpus(devDir, dir))
   else console.error(`note: no development corpus at ${devDir}: not checked that no held-out log is one of its files`)
   if (problems.length > 0) {

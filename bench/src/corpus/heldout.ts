@@ -146,15 +146,18 @@ export const GENERATED_SOURCE = 'generated'
 
 /**
  * Rows of MANIFEST.tsv whose licence is not in {@link PERMISSIVE_LICENSES} or that lack a licence
- * URL at a pinned commit; a {@link GENERATED_SOURCE} row instead names its sources' folder in the set.
+ * URL at a pinned commit. Where `generated` is allowed (a development set, never the held-out
+ * one), a {@link GENERATED_SOURCE} row instead names its sources' folder in the set, `gen/<name>`
+ * with a README.md (the commands that printed the log).
  */
-export function checkLicenses(dir: string = DEFAULT_HELDOUT_DIR): string[] {
+export function checkLicenses(dir: string = DEFAULT_HELDOUT_DIR, { generated = false }: { generated?: boolean } = {}): string[] {
   const problems: string[] = []
   for (const [id, row] of heldoutManifest(dir)) {
     if (!PERMISSIVE_LICENSES.has(row['license'] ?? '')) problems.push(`${id}: licence "${row['license'] ?? ''}" is not one of ${[...PERMISSIVE_LICENSES].join(', ')}`)
     if (row['source_repo'] === GENERATED_SOURCE) {
       const path = row['source_path'] ?? ''
-      if (!/^gen\/[\w.-]+$/.test(path) || !existsSync(join(dir, path))) problems.push(`${id}: a generated log's source_path must be its sources' folder gen/<project> in the set`)
+      if (!generated) problems.push(`${id}: a generated log has no place in this set`)
+      else if (!/^gen\/[\w-][\w.-]*$/.test(path) || path.endsWith('/..') || path === 'gen/.' || !existsSync(join(dir, path, 'README.md'))) problems.push(`${id}: a generated log's source_path must be its sources' folder gen/<name> in the set, with a README.md`)
       continue
     }
     if (!/^https:\/\/github\.com\/[^/]+\/[^/]+\/blob\/[0-9a-f]{40}\//.test(row['license_url'] ?? '')) problems.push(`${id}: licence_url must point at the licence file at a pinned commit`)

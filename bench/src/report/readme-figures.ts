@@ -51,7 +51,7 @@ export function figureRows(r: Report): string[][] {
     const es = extra.find((x) => x.method === 'spillway')
     const ea = best(extra, (x) => (e8k >= 0 ? (x.retention[e8k] ?? null) : null))
     if (es !== undefined && ea !== undefined && e8k >= 0) {
-      rows.push([`labelled failure lines of ${es.logs} CI logs of a second development set (bench/devextra/: runners the shared corpus lacks; rules may be written against it)`, `**${pct(es.retention[e8k])}**`, `${pct(ea.value)} (${label(ea.row.method)})`])
+      rows.push([`labelled failure lines of ${es.logs} failing logs of a second development set (bench/devextra/: CI logs and runs of runners the shared corpus lacks; rules may be written against it)`, `**${pct(es.retention[e8k])}**`, `${pct(ea.value)} (${label(ea.row.method)})`])
     }
     // Behind another CI system's line prefix (the prefix suite): the range over its prefixes, the reference and the logs as they are left out.
     const p8k = r.prefixes?.budgets.indexOf(8000) ?? -1

@@ -12,7 +12,7 @@
 import { isDigit } from './chars.js'
 import { lineAt, nextStart, type Line } from './lines.js'
 import type { SalientLine } from './salient.js'
-import { afterLinePrefix, trimmedEnd } from './shapes.js'
+import { afterLinePrefix } from './shapes.js'
 
 /** Lines after a salient line within which its trace must start. */
 export const TRACE_GAP = 3
@@ -84,11 +84,7 @@ export function appFrames(text: string, salient: readonly SalientLine[], from: n
       }
       at = nextStart(text, at)
     }
-    if (frame === undefined) {
-      const own = pytestFrame(text, s, to)
-      if (own !== undefined && own.start >= from) out.push({ line: own.n, start: own.start, end: own.end, score: s.score, frame: true })
-      continue
-    }
+    if (frame === undefined) continue
     let found = false
     for (let k = 0; k < MAX_TRACE && frame.end < to; k++) {
       const path = framePath(text, frame.start, frame.end)
@@ -102,55 +98,4 @@ export function appFrames(text: string, salient: readonly SalientLine[], from: n
     walked = frame.start
   }
   return out
-}
-
-/** Lines of a pytest failure's section read for its test's location line (see {@link pytestFrame}). */
-const PYTEST_SECTION = 120
-
-/** True when the line `[start, end)` (after a CI timestamp) is one of pytest's section rules: `___ test_x ___`, `=== FAILURES ===`. */
-function isSectionRule(text: string, start: number, end: number): boolean {
-  const from = afterLinePrefix(text, start, end)
-  const c = text.charCodeAt(from)
-  if ((c !== 95 && c !== 61) || text.charCodeAt(from + 1) !== c || text.charCodeAt(from + 2) !== c) return false
-  const to = trimmedEnd(text, from, Math.min(end, from + FRAME_PROBE))
-  return to - from > 8 && text.charCodeAt(to - 1) === c && text.charCodeAt(to - 2) === c
-}
-
-/**
- * True when the line `[start, end)` is a pytest location, `path.py:N: ` (or `path.py:N: in f`,
- * `path.py:N: KeyError`) at its start after a CI timestamp, whose path is the project's. Reads at
- * most {@link FRAME_PROBE} chars.
- */
-function pytestLocation(text: string, start: number, end: number): boolean {
-  const from = afterLinePrefix(text, start, end)
-  const c = text.charCodeAt(from)
-  if (from >= end || c === 32 || c === 9 || c === 62 || c === 69) return false
-  const stop = Math.min(end, from + FRAME_PROBE)
-  const dot = text.slice(from, stop).indexOf('.py:')
-  if (dot === -1) return false
-  const py = from + dot
-  let i = py + 4
-  while (i < stop && isDigit(text.charCodeAt(i))) i++
-  if (i === py + 4 || text.charCodeAt(i) !== 58) return false
-  const path = text.slice(from, py + 3)
-  return !path.includes(' ') && !isDependencyPath(path)
-}
-
-/**
- * pytest's long traceback under a failure's section header (`____ test_x ____`, salient): each
- * frame's source, then its location at the line's start (`tests/test_a.py:50: `, the last one
- * `a/core.py:53: ValueError`). The first location in the project's code (not a dependency's,
- * `/lib/python3.11/socket.py:836: ...`) is the test's own frame, the line {@link appFrames} adds.
- * Reads at most {@link PYTEST_SECTION} lines, up to the next section rule.
- */
-function pytestFrame(text: string, s: SalientLine, to: number): Line | undefined {
-  if (!isSectionRule(text, s.start, s.end) || text.charCodeAt(afterLinePrefix(text, s.start, s.end)) !== 95) return undefined
-  let at = nextStart(text, s.start)
-  for (let k = 1; k <= PYTEST_SECTION && at < to; k++) {
-    const l = lineAt(text, s.line + k, at)
-    if (isSectionRule(text, l.start, l.end)) return undefined
-    if (pytestLocation(text, l.start, l.end)) return l
-    at = nextStart(text, at)
-  }
-  return undefined
 }

@@ -7,14 +7,22 @@
  * {@link demoteSourceListings} sinks such lines to the lowest score (still candidates, shown when
  * nothing better fits), as a passing test's output is (`passing.ts`). The marked line and the
  * `E` lines keep their scores.
- * Bounded: a run of four-space lines is walked once, at most {@link MAX_LISTING} lines, and every
- * salient line inside it is answered from that walk; none is walked when no `>   ` follows it.
+ * An empty line between two of a listing's lines (a blank source line whose spaces a tool
+ * stripped) does not end it. Linear: a run of four-space lines is walked once, to its end, and
+ * every salient line inside it is answered from that walk (a mark more than {@link MAX_LISTING}
+ * lines below the run's first salient line makes it none); none is walked when no `>   ` follows.
  */
 import { nextStart } from './lines.js'
 import { afterLinePrefix } from './shapes.js'
 
-/** Most lines a listing is walked before its `>` line; a longer run of indented lines is none. */
+/** Most lines from a run's first salient line to its mark; a longer run is none (it is still walked once, to its end). */
 const MAX_LISTING = 200
+
+/** End of the line that starts at `start` (before its `\n`). */
+function lineEnd(text: string, start: number): number {
+  const nl = text.indexOf('\n', start)
+  return nl === -1 ? text.length : nl
+}
 
 /** True when the line at `start` (after a CI timestamp) starts with four spaces: a listing's line (a blank source line is printed as four spaces). */
 const isListingLine = (text: string, start: number, end: number): boolean => text.startsWith('    ', afterLinePrefix(text, start, end))
@@ -43,21 +51,27 @@ export function demoteSourceListings(text: string, salient: { start: number; end
       mark = text.indexOf('>   ', s.start)
       if (mark === -1) return
     }
+    // Walk the run to its end (runs do not overlap: each line is read once); when the mark comes
+    // more than MAX_LISTING lines below this line, the run is no listing, for its later lines too.
     let at = s.start
     let n = 0
     for (;;) {
       const next = nextStart(text, at)
-      if (next >= text.length || n >= MAX_LISTING) {
+      if (next >= text.length) {
         listing = false
         runEnd = next
         break
       }
-      const nl = text.indexOf('\n', next)
-      const end = nl === -1 ? text.length : nl
+      const end = lineEnd(text, next)
       at = next
       n++
       if (isListingLine(text, at, end)) continue
-      listing = isMarkLine(text, at, end)
+      // (an empty line inside the listing: a blank source line whose four spaces were stripped)
+      if (afterLinePrefix(text, at, end) >= (text.charCodeAt(end - 1) === 13 ? end - 1 : end)) {
+        const after = nextStart(text, at)
+        if (after < text.length && isListingLine(text, after, lineEnd(text, after))) continue
+      }
+      listing = n <= MAX_LISTING && isMarkLine(text, at, end)
       runEnd = at
       break
     }

@@ -30,22 +30,22 @@ function isCauseHeader(text: string, l: Line): boolean {
 }
 
 /**
- * A line that continues the one above it: indented, a stack frame, `Caused by:`, `... 12 more`,
- * pytest's `E   ` (after a CI timestamp; in a JSON event, `go test -json`'s, its `Output` field: a message's
- * indented lines are events of their own, `"Output":"        got: 1\n"`, a trace's frames too,
- * `"Output":"\t/src/a_test.go:78 +0x20a\n"`).
+ * A line that continues the one above it: indented, a stack frame, `Caused by:`, `... 12 more`
+ * (after a CI timestamp; in a JSON event, `go test -json`'s, its `Output` field: a message's
+ * indented lines are events of their own, `"Output":"        got: 1\n"`).
  */
 function isContinuation(text: string, l: Line): boolean {
   let from = afterLinePrefix(text, l.start, l.end)
   // (a JSON event: its Output field's text, or the event when it has none)
-  const event = text.charCodeAt(from) === 123 ? messageStart(text, l.start, l.end) : l.start
-  if (event > l.start) from = event
+  if (text.charCodeAt(from) === 123) {
+    const output = messageStart(text, l.start, l.end)
+    if (output > l.start) from = output
+  }
   if (l.end === from) return false
   const c = text.charCodeAt(from)
-  if (c === 32 || c === 9 || (event > l.start && c === 92 && text.charCodeAt(from + 1) === 116)) return true
+  if (c === 32 || c === 9) return true
   const head = text.slice(from, Math.min(l.end, from + 12))
-  // (`E   `: pytest's exception lines, an assertion's explanation under its `E   AssertionError`)
-  return head.startsWith('at ') || head.startsWith('Caused by') || head.startsWith('...') || head.startsWith('E   ')
+  return head.startsWith('at ') || head.startsWith('Caused by') || head.startsWith('...')
 }
 
 /**
@@ -68,42 +68,6 @@ function isJvmFrame(text: string, l: Line): boolean {
 }
 /** Lines of a JVM exception's message that may stand between its header and its first frame (AssertJ's `Expecting actual:` block). */
 const MESSAGE_LINES = 24
-
-/** Jest's failing test's header: `● Suite › test` (after indentation and a CI timestamp). */
-const isJestHeader = (text: string, l: Line): boolean => text.startsWith('● ', contentAt(text, l.start, l.end))
-
-/** A line of a code frame (Jest's, Babel's): a line number, then ` |` (`  22 |   const c = x`, `> 24 |   await x()`). */
-function isCodeFrameLine(text: string, l: Line): boolean {
-  let i = contentAt(text, l.start, l.end)
-  if (text.charCodeAt(i) === 62) i++
-  while (i < l.end && text.charCodeAt(i) === 32) i++
-  const digits = i
-  while (i < l.end && i - digits < 8 && isDigit(text.charCodeAt(i))) i++
-  if (i === digits) return false
-  while (i < l.end && text.charCodeAt(i) === 32) i++
-  return text.charCodeAt(i) === 124
-}
-
-/**
- * Lines after the piece's last line `n` (starting at `next`) that are the message of the Jest
- * failure whose `●` header is in the piece: its matcher line, `Expected:` / `Received:` or a diff,
- * with the blank lines between, up to the last non-blank line before the code frame or the first
- * `at` frame, when one comes by line `last`; 0 when another header, a suite's `FAIL`/`PASS` line
- * or the end of the middle comes first.
- */
-function jestMessage(text: string, n: number, next: number, last: number, tailStart: number, chosen: ReadonlyMap<number, Line>): number {
-  let at = next
-  let lastText = n
-  for (let m = n + 1; m <= last && at < tailStart && !chosen.has(m); m++) {
-    const l = lineAt(text, m, at)
-    if (isCodeFrameLine(text, l) || isJvmFrame(text, l)) return lastText - n
-    const from = contentAt(text, l.start, l.end)
-    if (isJestHeader(text, l) || (from === afterLinePrefix(text, l.start, l.end) && from < trimmedEnd(text, l.start, l.end))) return 0
-    if (from < trimmedEnd(text, l.start, l.end)) lastText = m
-    at = nextStart(text, at)
-  }
-  return 0
-}
 
 /** A Python traceback's frame: `File "path", line N, in f` after indentation (and a CI timestamp). */
 const isPythonFrame = (text: string, l: Line): boolean => text.startsWith('File "', contentAt(text, l.start, l.end))
@@ -503,10 +467,6 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
     for (let k = n; k >= anchor && k > n - MESSAGE_LINES; k--) {
       const l = chosen.get(k)!
       if (isJvmFrame(text, l)) break
-      if (isJestHeader(text, l)) {
-        message = jestMessage(text, n, next, k + MESSAGE_LINES, tailStart, chosen)
-        break
-      }
       if (isJvmHeader(text, l)) {
         let at = next
         for (let m = n + 1; m <= k + MESSAGE_LINES && at < tailStart && !chosen.has(m); m++) {
