@@ -157,7 +157,7 @@ export function checkLicenses(dir: string = DEFAULT_HELDOUT_DIR, { generated = f
     if (row['source_repo'] === GENERATED_SOURCE) {
       const path = row['source_path'] ?? ''
       if (!generated) problems.push(`${id}: a generated log has no place in this set`)
-      else if (!/^gen\/[\w-][\w.-]*$/.test(path) || path.endsWith('/..') || path === 'gen/.' || !existsSync(join(dir, path, 'README.md'))) problems.push(`${id}: a generated log's source_path must be its sources' folder gen/<name> in the set, with a README.md`)
+      else if (!/^gen\/[\w-][\w.-]*$/.test(path) || !existsSync(join(dir, path, 'README.md'))) problems.push(`${id}: a generated log's source_path must be its sources' folder gen/<name> in the set, with a README.md`)
       continue
     }
     if (!/^https:\/\/github\.com\/[^/]+\/[^/]+\/blob\/[0-9a-f]{40}\//.test(row['license_url'] ?? '')) problems.push(`${id}: licence_url must point at the licence file at a pinned commit`)

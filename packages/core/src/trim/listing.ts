@@ -7,13 +7,13 @@
  * {@link demoteSourceListings} sinks such lines to the lowest score (still candidates, shown when
  * nothing better fits), as a passing test's output is (`passing.ts`). The marked line and the
  * `E` lines keep their scores.
- * An empty line between two of a listing's lines (a blank source line whose spaces a tool
- * stripped) does not end it. Linear: a run of four-space lines is walked once, to its end, and
+ * An empty line between two of a listing's lines or right above its mark (a blank source line
+ * whose spaces a tool stripped, its CI timestamp alone) does not end it. Linear: a run of four-space lines is walked once, to its end, and
  * every salient line inside it is answered from that walk (a mark more than {@link MAX_LISTING}
  * lines below the run's first salient line makes it none); none is walked when no `>   ` follows.
  */
 import { nextStart } from './lines.js'
-import { afterLinePrefix } from './shapes.js'
+import { afterLinePrefix, isBarePrefix } from './shapes.js'
 
 /** Most lines from a run's first salient line to its mark; a longer run is none (it is still walked once, to its end). */
 const MAX_LISTING = 200
@@ -66,10 +66,16 @@ export function demoteSourceListings(text: string, salient: { start: number; end
       at = next
       n++
       if (isListingLine(text, at, end)) continue
-      // (an empty line inside the listing: a blank source line whose four spaces were stripped)
-      if (afterLinePrefix(text, at, end) >= (text.charCodeAt(end - 1) === 13 ? end - 1 : end)) {
+      // (an empty line inside the listing, or right above its mark: a blank source line whose four
+      // spaces were stripped, with its CI prefix when that is all the line holds, `...Z`)
+      let e = end
+      while (e > at && (text.charCodeAt(e - 1) === 13 || text.charCodeAt(e - 1) === 32)) e--
+      if (afterLinePrefix(text, at, end) >= e || isBarePrefix(text, at, e)) {
         const after = nextStart(text, at)
-        if (after < text.length && isListingLine(text, after, lineEnd(text, after))) continue
+        if (after < text.length) {
+          const afterEnd = lineEnd(text, after)
+          if (isListingLine(text, after, afterEnd) || isMarkLine(text, after, afterEnd)) continue
+        }
       }
       listing = n <= MAX_LISTING && isMarkLine(text, at, end)
       runEnd = at
