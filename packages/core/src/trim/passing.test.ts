@@ -204,7 +204,7 @@ describe('passing and skipped go tests (passing.ts goPassedBlockStart, shapes.ts
     expectScores(lines, { demoted: ['happy path'], failing: ['got 3, want 4', 'TestOuter/bad'] })
   })
 
-  it("scores gotestsum's skipped and passing tests' output 1 and its failed package mark 3", () => {
+  it("scores gotestsum's skipped and passing tests' output 1 and its failed package mark 4", () => {
     const lines = [
       '✓  internal/a (12ms)',
       '✖  internal/b (1.2s)',
@@ -222,7 +222,7 @@ describe('passing and skipped go tests (passing.ts goPassedBlockStart, shapes.ts
       '',
       'DONE 10 tests, 1 skipped, 1 failure in 1.234s',
     ]
-    expect(scoreOf(lines)('✖  internal/b')).toBe(3)
+    expect(scoreOf(lines)('✖  internal/b')).toBe(4)
     expectScores(lines, { demoted: ['docker not available', 'request failed, retrying'], failing: ['=== FAIL: internal/b', 'assertion failed', 'DONE 10 tests'] })
   })
 

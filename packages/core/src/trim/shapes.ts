@@ -692,10 +692,11 @@ function contentShape(text: string, i: number, lineStart: number, stop: number, 
     default:
       if (isDigit(c)) return i === lineStart && isCompactProgress(text, i) ? compactFailure(text, i, end) : numbered(text, i, stop, i > lineStart)
       // Vitest `× file > test`, Jest `✕ test`, node:test `✖ test`, AVA `✘ test`: a failed test's
-      // mark; gotestsum's `✖  pkg/a (1.2s)` (a failed package; two spaces)
+      // mark; gotestsum's `✖  pkg/a (1.2s)` (a failed package; two spaces). 4 since round 17, as
+      // strong as `--- FAIL:`: at 3 an app's logger's `ERROR [ctx] ...` lines outranked them.
       if (isCrossMark(c)) {
         const j = text.charCodeAt(i + 2) === 32 ? i + 3 : i + 2
-        return text.charCodeAt(i + 1) === 32 && j < end && text.charCodeAt(j) !== 32 ? 3 : 0
+        return text.charCodeAt(i + 1) === 32 && j < end && text.charCodeAt(j) !== 32 ? 4 : 0
       }
       if (c >= 0xdb80 && c <= 0xdbff) return issueRecorded(text, i + 2, stop)
       return 0

@@ -198,3 +198,23 @@ describe('go test -json (middle.ts)', () => {
     expect(out).not.toContain('=== RUN   TestGetMissing')
   })
 })
+
+describe("a test runner's failed-test mark outranks a logger's ERROR lines (shapes.ts)", () => {
+  it("keeps Jest's ✕ lines next to 16 ERROR lines an app's logger wrote straight to stdout (before: none at 4,000 chars)", () => {
+    const logs = Array.from({ length: 16 }, (_, i) => [
+      `[Nest] 4242  - 11/27/2026, 10:40:00 PM   ERROR [DomainEventPublisher] Failed to publish OrderPlaced e${i}: connect ECONNREFUSED 127.0.0.1:5432 (attempt 1)`,
+      'Error: connect ECONNREFUSED 127.0.0.1:5432 (attempt 1)',
+      '    at Object.append (/home/runner/work/cart/cart/test/publisher.test.js:11:21)',
+      '    at OrderEvents.append [as publish] (/home/runner/work/cart/cart/src/events.js:13:22)',
+      `[Nest] 4242  - 11/27/2026, 10:40:00 PM    WARN [DomainEventPublisher] retrying e${i} (1/3)`,
+      `[Nest] 4242  - 11/27/2026, 10:40:00 PM     LOG [DomainEventPublisher] publishing OrderPlaced o${i + 1}`,
+    ]).flat()
+    const list = Array.from({ length: 24 }, (_, i) => (i % 3 === 0 ? `    ✓ publishes order ${i} after transient errors (1 ms)` : `    ✕ publishes order ${i} after transient errors (${i} ms)`))
+    const blocks = Array.from({ length: 24 }, (_, i) => i).filter((i) => i % 3 !== 0).map((i) => [`  ● DomainEventPublisher › publishes order ${i} after transient errors`, '', '    expect(received).toHaveLength(expected)', '', '    Expected length: 1', '    Received length: 0', '', '    > 34 |       expect(store.log).toHaveLength(1)', '', '      at Object.toHaveLength (test/publisher.test.js:34:25)', '']).flat()
+    const text = [...noise(1000), ...logs, 'FAIL test/publisher.test.js', '  DomainEventPublisher', ...list, '', ...blocks, ...noise(400, 1001), 'Tests:       16 failed, 300 passed, 316 total'].join('\n')
+    expect(scores(text).get('    ✕ publishes order 1 after transient errors (1 ms)')).toBe(4)
+    const out = fitText(text, 4000, profile).text
+    expect(out.length).toBeLessThanOrEqual(4000)
+    expect((out.match(/✕ publishes order/g) ?? []).length).toBeGreaterThanOrEqual(5)
+  })
+})
