@@ -12,17 +12,11 @@
  * every salient line inside it is answered from that walk (a mark more than {@link MAX_LISTING}
  * lines below the run's first salient line makes it none); none is walked when no `>   ` follows.
  */
-import { nextStart } from './lines.js'
-import { afterLinePrefix, isBarePrefix } from './shapes.js'
+import { lineAt, nextStart } from './lines.js'
+import { afterLinePrefix, isBarePrefix, trimmedEnd } from './shapes.js'
 
 /** Most lines from a run's first salient line to its mark; a longer run is none (it is still walked once, to its end). */
 const MAX_LISTING = 200
-
-/** End of the line that starts at `start` (before its `\n`). */
-function lineEnd(text: string, start: number): number {
-  const nl = text.indexOf('\n', start)
-  return nl === -1 ? text.length : nl
-}
 
 /** True when the line at `start` (after a CI timestamp) starts with four spaces: a listing's line (a blank source line is printed as four spaces). */
 const isListingLine = (text: string, start: number, end: number): boolean => text.startsWith('    ', afterLinePrefix(text, start, end))
@@ -62,20 +56,16 @@ export function demoteSourceListings(text: string, salient: { start: number; end
         runEnd = next
         break
       }
-      const end = lineEnd(text, next)
+      const { end } = lineAt(text, 0, next)
       at = next
       n++
       if (isListingLine(text, at, end)) continue
       // (an empty line inside the listing, or right above its mark: a blank source line whose four
       // spaces were stripped, with its CI prefix when that is all the line holds, `...Z`)
-      let e = end
-      while (e > at && (text.charCodeAt(e - 1) === 13 || text.charCodeAt(e - 1) === 32)) e--
+      const e = trimmedEnd(text, at, end)
       if (afterLinePrefix(text, at, end) >= e || isBarePrefix(text, at, e)) {
-        const after = nextStart(text, at)
-        if (after < text.length) {
-          const afterEnd = lineEnd(text, after)
-          if (isListingLine(text, after, afterEnd) || isMarkLine(text, after, afterEnd)) continue
-        }
+        const after = lineAt(text, 0, nextStart(text, at))
+        if (after.start < text.length && (isListingLine(text, after.start, after.end) || isMarkLine(text, after.start, after.end))) continue
       }
       listing = n <= MAX_LISTING && isMarkLine(text, at, end)
       runEnd = at

@@ -2,7 +2,7 @@ import { isDigit, isLetterOrDigit } from './chars.js'
 import { isBlankLine, lineAt, nextStart, prevStart, type Line } from './lines.js'
 import { GAP_MARKER_MAX } from './marker.js'
 import { familyMiddles } from './family.js'
-import { LINE_PREFIX_MAX, afterLevel, afterLinePrefix, jsonField, messageStart, trimmedEnd } from './shapes.js'
+import { LINE_PREFIX_MAX, afterLevel, afterLinePrefix, jsonField, outputFieldAt, trimmedEnd } from './shapes.js'
 import { lineSalience, type SalientLine } from './salient.js'
 import type { Profile } from './types.js'
 import { contentAt, isTracebackStart, unitAfter } from './unit.js'
@@ -38,8 +38,8 @@ function isContinuation(text: string, l: Line): boolean {
   let from = afterLinePrefix(text, l.start, l.end)
   // (a JSON event: its Output field's text, or the event when it has none)
   if (text.charCodeAt(from) === 123) {
-    const output = messageStart(text, l.start, l.end)
-    if (output > l.start) from = output
+    const output = outputFieldAt(text, from, l.end)
+    if (output !== -1) from = output
   }
   if (l.end === from) return false
   const c = text.charCodeAt(from)

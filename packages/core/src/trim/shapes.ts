@@ -807,16 +807,14 @@ const JSON_PROBE = 400
 const OUTPUT_FIELD = '"Output":"'
 
 /**
- * Where the line `[start, end)`'s message starts: the text of its `Output` field when it is a JSON
- * event (`go test -json`, after a CI timestamp: `{"Time":...,"Package":"a/b","Test":"TestX",
- * "Output":"        got: 3\n"}`), else `start`. What tells whether the line continues the one
- * above it (`middle.ts`). Reads at most {@link JSON_PROBE} chars.
+ * Offset of the text of the `Output` field of the JSON event line at `at` (after its prefix:
+ * `go test -json`'s `{"Time":...,"Test":"TestX","Output":"        got: 3\n"}`), or -1 when the
+ * field is not among its first {@link JSON_PROBE} chars. What {@link jsonOutputShape} judges and
+ * what tells whether the event continues the line above it (`middle.ts`).
  */
-export function messageStart(text: string, start: number, end: number): number {
-  const from = afterLinePrefix(text, start, end)
-  if (text.charCodeAt(from) !== 123) return start
-  const at = text.slice(from, Math.min(end, from + JSON_PROBE)).indexOf(OUTPUT_FIELD)
-  return at === -1 ? start : from + at + OUTPUT_FIELD.length
+export function outputFieldAt(text: string, at: number, end: number): number {
+  const field = text.slice(at, Math.min(end, at + JSON_PROBE)).indexOf(OUTPUT_FIELD)
+  return field === -1 ? -1 : at + field + OUTPUT_FIELD.length
 }
 
 /** The JSON string value of `"<field>":"` in `head`, or undefined (no such field, or it runs past `head`). */
@@ -838,14 +836,12 @@ export function jsonField(head: string, field: string): string | undefined {
  * {@link JSON_PROBE} + {@link PROBE} chars.
  */
 function jsonOutputShape(text: string, at: number, end: number): number {
-  const head = text.slice(at, Math.min(end, at + JSON_PROBE))
-  const field = head.indexOf(OUTPUT_FIELD)
-  if (field === -1) {
+  const from = outputFieldAt(text, at, end)
+  if (from === -1) {
     // no output: the event may end a test (`"Action":"pass"`, `"skip"`, `"fail"`)
-    const action = jsonField(head, 'Action')
+    const action = jsonField(text.slice(at, Math.min(end, at + JSON_PROBE)), 'Action')
     return action === 'pass' || action === 'skip' ? JSON_PASS : action === 'fail' ? JSON_FAIL : 0
   }
-  const from = at + field + OUTPUT_FIELD.length
   const newline = text.slice(from, Math.min(end, from + PROBE)).indexOf('\\n')
   return shapeScore(text, from, newline === -1 ? Math.min(end, from + PROBE) : from + newline, true)
 }
