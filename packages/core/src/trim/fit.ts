@@ -88,7 +88,9 @@ function summaryAbove(text: string, salient: readonly SalientLine[], tailStart: 
  * Start of the tail without its top of passing tests: the tail's first lines, down to its first
  * salient line, while each is blank (a bare CI timestamp too) or another test's pass verdict
  * (`verdict.ts`: `✓ test`, `ParserTest > testCase() PASSED`; `passing.ts`: Surefire's `Running
- * a.BTest` and a passing class's `Tests run: 3, Failures: 0, Errors: 0, ...`). `tailStart` when
+ * a.BTest` and a passing class's `Tests run: 3, Failures: 0, Errors: 0, ...`), or the name of a
+ * group right above a pass verdict (Jest's and Mocha's `describe`: `  catalog page 9` over
+ * `    ✓ prices sku9-0`; see {@link groupOverPasses}). `tailStart` when
  * the tail holds no salient line or starts mid-line. Reads the tail's lines only.
  */
 function quietTailTop(text: string, salient: readonly SalientLine[], tailStart: number): number {
@@ -102,10 +104,17 @@ function quietTailTop(text: string, salient: readonly SalientLine[], tailStart: 
     const end = next - 1 // (the line's `\n`: every line read here has one, a salient line follows)
     const e = trimmedEnd(text, at, end)
     const blank = e === at || isBarePrefix(text, at, e)
-    if (!(blank || startsWithSuccess(text, at, end) || endsWithSuccess(text, at, end, true) || surefireProgress(text, at, end))) break
+    if (!(blank || startsWithSuccess(text, at, end) || endsWithSuccess(text, at, end, true) || surefireProgress(text, at, end) || groupOverPasses(text, next, salient[k]!.start))) break
     at = next
   }
   return at
+}
+
+/** True when the line at `next` (before `limit`) is a pass verdict: the line above it names their group (Jest's `describe`, Mocha's suite). */
+function groupOverPasses(text: string, next: number, limit: number): boolean {
+  if (next >= limit) return false
+  const end = nextStart(text, next) - 1
+  return startsWithSuccess(text, next, end)
 }
 
 /** Whole lines from the bottom within `quota` chars: returns the start offset of the tail. */

@@ -487,6 +487,21 @@ describe("the tail's top of passing tests goes to the middle (fit.ts quietTailTo
     }
   })
 
+  it("passes over a passing group's name above its pass verdicts (Jest's and Mocha's describe blocks)", () => {
+    // Jest --verbose: a failing suite's blocks in the middle, then passing suites up to the summary
+    const blocks = Array.from({ length: 40 }, (_, i) => [`  ● Publisher › publishes order ${i}`, '', '    expect(received).toHaveLength(expected)', '', `    Expected length: ${i + 1}`, '    Received length: 0', ''].concat(Array.from({ length: 6 }, (_, k) => `      at Object.<anonymous> (test/publisher.test.js:${20 + k}:${i + 3})`), ['']))
+    const suites = Array.from({ length: 4 }, (_, p) => [`PASS test/catalog${p}.test.js`, `  catalog page ${p}`, ...Array.from({ length: 20 }, (_, k) => `    ✓ prices sku${p}-${k}${k % 3 === 0 ? ' (1 ms)' : ''}`), '']).flat()
+    const text = [...noise(300), 'FAIL test/publisher.test.js', ...blocks.flat(), ...suites, 'Test Suites: 1 failed, 4 passed, 5 total', 'Tests:       40 failed, 80 passed, 120 total', 'Time:        1.265 s'].join('\n')
+    const out = fitText(text, 4000, profile).text
+    expect(out.length).toBeLessThanOrEqual(4000)
+    expect(out).toContain('Tests:       40 failed, 80 passed, 120 total')
+    // 29 of the 40 failures' headings before, 34 now
+    const shown = blocks.filter((b) => out.includes(b[0]!.trim())).length
+    expect(shown).toBeGreaterThanOrEqual(32)
+    // before: the tail stopped at a group's name (`  catalog page 3`) and kept its 20 passing tests
+    expect(out.split('✓ prices').length - 1).toBeLessThanOrEqual(2)
+  })
+
   it("keeps a tail's top that did not pass: a tool's report without keywords", () => {
     const report = Array.from({ length: 8 }, (_, i) => `  ${String(i + 1).padStart(2, '0')}. [L${400 + i}] 301 https://github.com/acme/lib${i}  → https://github.com/acme-archive/lib${i}`)
     const out = fitText(log(['> Links ', ...report]).join('\n'), 5000, profile).text
