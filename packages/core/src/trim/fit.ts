@@ -7,7 +7,7 @@ import { ownTemplateKey, weighSalient } from './weigh.js'
 import { runnerShape } from './runners.js'
 import { endsWithSuccess, startsWithSuccess } from './verdict.js'
 import { surefireProgress } from './passing.js'
-import { isBarePrefix, trimmedEnd } from './shapes.js'
+import { afterLinePrefix, isBarePrefix, trimmedEnd } from './shapes.js'
 import { resolveWeights, type SalienceWeights } from './weights.js'
 import { clipLine, countLines, headChars, safeEnd, safeStart } from './text.js'
 import type { LineRange, Profile } from './types.js'
@@ -93,7 +93,7 @@ function summaryAbove(text: string, salient: readonly SalientLine[], tailStart: 
  * `    ✓ prices sku9-0`; see {@link groupOverPasses}). `tailStart` when
  * the tail holds no salient line or starts mid-line. Reads the tail's lines only.
  */
-function quietTailTop(text: string, salient: readonly SalientLine[], tailStart: number): number {
+export function quietTailTop(text: string, salient: readonly SalientLine[], tailStart: number): number {
   if (tailStart === 0 || text.charCodeAt(tailStart - 1) !== 10) return tailStart
   let k = salient.length
   while (k > 0 && salient[k - 1]!.start >= tailStart) k--
@@ -104,17 +104,44 @@ function quietTailTop(text: string, salient: readonly SalientLine[], tailStart: 
     const end = next - 1 // (the line's `\n`: every line read here has one, a salient line follows)
     const e = trimmedEnd(text, at, end)
     const blank = e === at || isBarePrefix(text, at, e)
-    if (!(blank || startsWithSuccess(text, at, end) || endsWithSuccess(text, at, end, true) || surefireProgress(text, at, end) || groupOverPasses(text, next, salient[k]!.start))) break
+    if (!(blank || startsWithSuccess(text, at, end) || endsWithSuccess(text, at, end, true) || surefireProgress(text, at, end) || groupOverPasses(text, at, next, salient[k]!.start))) break
     at = next
   }
   return at
 }
 
-/** True when the line at `next` (before `limit`) is a pass verdict: the line above it names their group (Jest's `describe`, Mocha's suite). */
-function groupOverPasses(text: string, next: number, limit: number): boolean {
-  if (next >= limit) return false
-  const end = nextStart(text, next) - 1
-  return startsWithSuccess(text, next, end)
+/** Deepest nesting of groups {@link groupOverPasses} reads down to a pass verdict. */
+const GROUP_DEPTH = 4
+
+/** Blanks after the line's prefix (a CI timestamp), at most 16 read. */
+function indentOf(text: string, start: number, end: number): number {
+  const from = afterLinePrefix(text, start, end)
+  let i = from
+  while (i < end && i - from < 16 && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++
+  return i - from
+}
+
+/**
+ * True when the line at `at` names a group of passing tests (Jest's and Mocha's `describe`): the
+ * lines after it, each indented deeper than the one above, reach a pass verdict within
+ * {@link GROUP_DEPTH} lines (`  Cart` / `    add` / `      ✓ adds an item`), all before `limit`
+ * (the tail's first salient line). A failure's detail right above a verdict (Vitest's
+ * `    → reason` over `  ✓ next test`, Jest's `Received length: 0` over `PASS a.test.js`) is
+ * indented as deep or deeper: not a group. `next`: the start of the line after `at`.
+ */
+function groupOverPasses(text: string, at: number, next: number, limit: number): boolean {
+  // (`next` never passes `limit`: the walk stops at the line before it; the guard keeps the reads inside the tail's top)
+  let indent = indentOf(text, at, next - 1)
+  for (let depth = 0, line = next; depth < GROUP_DEPTH && line < limit; depth++) {
+    const after = nextStart(text, line)
+    const end = after - 1
+    const inner = indentOf(text, line, end)
+    if (inner <= indent) return false
+    if (startsWithSuccess(text, line, end)) return true
+    indent = inner
+    line = after
+  }
+  return false
 }
 
 /** Whole lines from the bottom within `quota` chars: returns the start offset of the tail. */

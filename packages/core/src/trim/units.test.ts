@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseExcerpt } from './excerpt.js'
-import { fitText } from './fit.js'
+import { fitText, quietTailTop } from './fit.js'
 import { DEFAULT_PROFILES } from './profiles.js'
 import { scanLines } from './salient.js'
 import { ownTemplate, weighSalient } from './weigh.js'
@@ -500,6 +500,25 @@ describe("the tail's top of passing tests goes to the middle (fit.ts quietTailTo
     expect(shown).toBeGreaterThanOrEqual(32)
     // before: the tail stopped at a group's name (`  catalog page 3`) and kept its 20 passing tests
     expect(out.split('✓ prices').length - 1).toBeLessThanOrEqual(2)
+  })
+
+  it("moves a nested group's names (describe in describe), never a failure's detail right above a pass verdict", () => {
+    const at = (text: string, line: string): number => text.indexOf(`${line}\n`)
+    const top = (lines: string[], from: string): string => {
+      const text = ['(the middle)', ...lines].join('\n')
+      const start = at(text, from)
+      return text.slice(quietTailTop(text, scanLines(text, true).salient, start)).split('\n')[0]!
+    }
+    const summary = ['Test Suites: 1 failed, 2 passed, 3 total', 'Tests:       1 failed, 9 passed, 10 total']
+    // Jest: nested describes over their passing tests
+    const nested = ['PASS test/cart.test.js', '  Cart', '    add', '      ✓ adds an item (2 ms)', '      ✓ adds up quantities', '    totals', '      ✓ sums (1 ms)', '', ...summary]
+    expect(top(nested, 'PASS test/cart.test.js')).toBe(summary[0])
+    // Vitest: a failure's reason right above the next test's pass verdict stays in the tail
+    const vitest = ['   × rejects the query 12ms', '     → Unsupported SQL syntax', '   ✓ inserts a row 3ms', '   ✓ reads it back', '', ' Test Files  1 failed (1)', '      Tests  1 failed | 2 passed (3)']
+    expect(top(vitest, '     → Unsupported SQL syntax')).toBe('     → Unsupported SQL syntax')
+    // Jest: a failure's last detail line running into the next suite's verdict
+    const jest = ['    Expected length: 1', '    Received length: 0', 'PASS test/catalog.test.js', '  ✓ prices sku0', '', ...summary]
+    expect(top(jest, '    Received length: 0')).toBe('    Received length: 0')
   })
 
   it("keeps a tail's top that did not pass: a tool's report without keywords", () => {
