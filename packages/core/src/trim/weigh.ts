@@ -443,7 +443,11 @@ export function weighSalient(text: string, salient: readonly SalientLine[], opti
       if (shape === 'failure') firstFailureShape = false
     }
     const instance = instances[i]!
-    byLine.set(s.line, { ...s, score: Math.max(1, score), template: ids.get(t)!, ...(instance !== t ? { instance: instanceIds.get(instance)! } : {}) })
+    // (built field by field: a spread with a conditional spread inside cost a tenth of a dense log's trim)
+    const weighed: SalientLine = { line: s.line, start: s.start, end: s.end, score: Math.max(1, score), template: ids.get(t)! }
+    if (instance !== t) weighed.instance = instanceIds.get(instance)!
+    if (s.frame !== undefined) weighed.frame = s.frame
+    byLine.set(s.line, weighed)
   })
   // Failure lists: items after a salient header ending with ':'.
   // (Python's `Traceback (most recent call last):` is a trace's header, not a list of failures)
