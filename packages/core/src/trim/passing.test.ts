@@ -429,3 +429,65 @@ describe("Jest's recap of every failing file (passing.ts isJestRecap, demoteReca
     expect(shown.filter((n) => n < heading - 1)).toEqual([])
   })
 })
+
+describe('what the code under test wrote straight to stdout above a failing Jest suite (passing.ts demoteUncaptured)', () => {
+  const logger = (i: number): string[] => [
+    `[Nest] 4242  - 11/27/2026, 10:40:00 PM   ERROR [Publisher] Failed to publish OrderPlaced e${i}: connect ECONNREFUSED 127.0.0.1:5432`,
+    `Error: connect ECONNREFUSED 127.0.0.1:5432 (attempt ${i})`,
+    `    at Object.append (/src/test/publisher.test.js:11:21)`,
+    `[Nest] 4242  - 11/27/2026, 10:40:00 PM    WARN [Publisher] retrying e${i} (1/3)`,
+  ]
+  const suite = (header: string): string[] => [
+    header,
+    '  Publisher',
+    ...Array.from({ length: 6 }, (_, i) => `    ✕ publishes order ${i} after transient errors (1 ms)`),
+    '',
+    ...Array.from({ length: 6 }, (_, i) => [`  ● Publisher › publishes order ${i} after transient errors`, '', '    expect(received).toHaveLength(expected)', '', `    Expected length: ${i + 1}`, '    Received length: 0', '']).flat(),
+  ]
+  const scores = (lines: string[]): Map<string, number> => {
+    const text = lines.join('\n')
+    return new Map(scanLines(text, true).salient.map((s) => [text.slice(s.start, s.end), s.score]))
+  }
+  const earlier = ['PASS test/cart.test.js', '  Cart', '    ✓ adds an item (2 ms)', '']
+
+  it("scores the run right above a suite's FAIL header 1, and the suite's own failures as before", () => {
+    for (const header of ['FAIL test/publisher.test.js', 'FAIL  test/publisher.test.js (5.829 s)', ' FAIL  src/publisher.spec.ts']) {
+      const s = scores([...earlier, ...Array.from({ length: 8 }, (_, i) => logger(i)).flat(), ...suite(header)])
+      expect(s.get(logger(3)[0]!)).toBe(1)
+      expect(s.get(logger(3)[1]!)).toBe(1)
+      expect(s.get(header)).toBe(4)
+      expect(s.get('    ✕ publishes order 2 after transient errors (1 ms)')).toBe(4)
+    }
+  })
+
+  it('does the same behind a CI timestamp, a bare timestamp ending the run', () => {
+    const TS = '2022-06-23T12:17:12.1145050Z '
+    const lines = [...earlier, '', `${TS}ERROR [Publisher] kept: a bare timestamp stands between`, TS.trim(), ...logger(1), ...suite('FAIL test/publisher.test.js')].map((l) => (l.startsWith(TS.trim()) ? l : `${TS}${l}`))
+    const s = scores(lines)
+    expect(s.get(`${TS}${logger(1)[0]}`)).toBe(1)
+    expect(s.get(`${TS}ERROR [Publisher] kept: a bare timestamp stands between`)).toBe(4)
+  })
+
+  it('stops at a blank line, at another suite and at a run count; no Jest header, nothing demoted', () => {
+    const blank = scores(['ERROR [Publisher] before a blank line', '', ...logger(1), ...suite('FAIL test/publisher.test.js')])
+    expect(blank.get('ERROR [Publisher] before a blank line')).toBe(4)
+    expect(blank.get(logger(1)[0]!)).toBe(1)
+    const counted = scores(['Tests:       1 failed, 3 passed, 4 total', ...logger(1), ...suite('FAIL test/publisher.test.js')])
+    expect(counted.get('Tests:       1 failed, 3 passed, 4 total')).toBe(3)
+    // unittest's `FAIL: test_x (mod.Case)` and Vitest's ` FAIL  a.test.ts > suite > test` are no suite header
+    for (const header of ['FAIL: test_publish (tests.test_publisher.PublisherTest)', ' FAIL  src/a.test.ts > Publisher > publishes']) {
+      const s = scores([...logger(1), header, 'Traceback (most recent call last):'])
+      expect(s.get(logger(1)[0]!)).toBe(4)
+    }
+  })
+
+  it("shows every failed test and each failure's message, not the logger's lines, at 3,000 chars", () => {
+    const text = [...noise(200), ...earlier, ...Array.from({ length: 40 }, (_, i) => logger(i)).flat(), ...suite('FAIL test/publisher.test.js'), '', 'Test Suites: 1 failed, 1 passed, 2 total', 'Tests:       6 failed, 1 passed, 7 total'].join('\n')
+    const out = fitText(text, 3000, profile).text
+    expect(out.length).toBeLessThanOrEqual(3000)
+    for (let i = 0; i < 6; i++) expect(out).toContain(`✕ publishes order ${i} after transient errors`)
+    // before: 4 of the 6 messages, and 4 of the logger's 40 look-alike ERROR lines (with their `Error:` lines)
+    expect(out.split('expect(received).toHaveLength(expected)').length - 1).toBe(6)
+    expect(out.split('ERROR [Publisher]').length - 1).toBeLessThanOrEqual(2)
+  })
+})

@@ -8,7 +8,7 @@
  * Bounded: each verdict line reads its own chars and the text since the previous verdict once.
  */
 import { isDigit } from './chars.js'
-import { afterLevel, afterLinePrefix, afterSgr, jsonField, trimmedEnd } from './shapes.js'
+import { afterLevel, afterLinePrefix, afterSgr, isBarePrefix, jsonField, trimmedEnd } from './shapes.js'
 
 /** Longest lead (timestamp, level) allowed before `Running ` on the block's first line. */
 const RUNNING_LEAD = 48
@@ -229,4 +229,50 @@ export function demoteRecapped(text: string, salient: { start: number; end: numb
     for (let i = runStart; i < r; i++) if (again.has(recapKey(text, salient[i]!))) salient[i]!.score = 1
     from = k
   })
+}
+
+/** A Jest suite's header, read after the line's prefix: `FAIL test/a.test.js`, `FAIL  src/b.spec.ts (7.3 s)`. */
+const JEST_SUITE = /^ ?(?:PASS|FAIL) {1,2}\S+\.[cm]?[jt]sx?(?: \(\d+(?:\.\d+)? m?s\))? *\r?$/
+/** Chars of a line read for a Jest suite's header. */
+const SUITE_CHARS = 300
+/** Most lines walked up from a suite's header over what the code under test printed (see {@link demoteUncaptured}). */
+const UNCAPTURED_MAX = 2000
+
+/** True when the line `[start, end)`, whose {@link afterLinePrefix} is `from`, is a Jest suite's header. */
+export function isJestSuite(text: string, from: number, end: number): boolean {
+  const c = text.charCodeAt(from) === 32 ? text.charCodeAt(from + 1) : text.charCodeAt(from)
+  return (c === 70 || c === 80) && JEST_SUITE.test(text.slice(from, Math.min(end, from + SUITE_CHARS)))
+}
+
+/**
+ * What the code under test wrote straight to stdout in a Jest run (a logger that bypasses
+ * `console`: Nest's `[Nest] ... ERROR [Ctx] ...` and the error's stack) lands right above the
+ * suite's `FAIL` header, before Jest prints the suite's report; what it wrote through `console`
+ * is a quiet block already (`shapes.ts` QUIET_BLOCK). The salient lines of the unbroken run of
+ * lines right above a failing suite's header (up to a blank line, a CI timestamp alone, another
+ * suite's header or a run's `Tests:` / `Test Suites:` count; at most {@link UNCAPTURED_MAX} lines)
+ * score 1, as a quiet block's do: the runner's report of what failed comes first. `suites`: the
+ * indexes in `salient` of the failing suites' headers (`FAIL path` is a runner's failure shape;
+ * a passing suite's header is no salient line, and a search of the whole text for it would cost
+ * the scan a tenth more), ascending. Each run is walked once.
+ */
+export function demoteUncaptured(text: string, salient: { start: number; score: number }[], suites: readonly number[]): void {
+  let k = 0
+  for (const h of suites) {
+    const header = salient[h]!.start
+    let top = header
+    for (let n = 0; n < UNCAPTURED_MAX && top > 0; n++) {
+      const above = text.lastIndexOf('\n', top - 2) + 1
+      const lineEnd = text.charCodeAt(top - 2) === 13 ? top - 2 : top - 1
+      const end = trimmedEnd(text, above, lineEnd)
+      // (a prefix alone is read with the blanks after it: a task's `web:test: ` label)
+      if (end === above || isBarePrefix(text, above, lineEnd)) break
+      const from = afterLinePrefix(text, above, end)
+      if (isJestSuite(text, from, end) || text.startsWith('Tests:', from) || text.startsWith('Test Suites:', from)) break
+      top = above
+    }
+    // (the runs are apart and ascending: each stops at the suite's header above it)
+    while (k < h && salient[k]!.start < top) k++
+    for (; k < h; k++) salient[k]!.score = 1
+  }
 }

@@ -10,7 +10,7 @@ import { isDigit, isUpper } from './chars.js'
 import { runnerShape } from './runners.js'
 import { JSON_FAIL, JSON_PASS, LinePrefixReader, QUIET_BLOCK, RED_SCORE, afterLinePrefix, isBarePrefix, labelKinds, isCompactProgress, isCrossMark, lineShape, shapeScore, trimmedEnd } from './shapes.js'
 import { demoteSourceListings } from './listing.js'
-import { demoteRecapped, goJsonTest, goPassedBlockStart, isJestRecap, passedBlockStart, surefirePass } from './passing.js'
+import { demoteRecapped, demoteUncaptured, goJsonTest, isJestSuite, goPassedBlockStart, isJestRecap, passedBlockStart, surefirePass } from './passing.js'
 import { endsWithSuccess, startsWithSuccess } from './verdict.js'
 
 /** A salient line found by {@link scanLines}. `start`/`end` are char offsets (end excludes `\n`). */
@@ -297,6 +297,8 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000, re
   // `go test -json`: the salient output events of each test not yet over (package and test as one
   // key, `goJsonTest`), demoted when an event says that test passed or was skipped.
   let jsonTests: Map<string, number[]> | undefined
+  // Failing Jest suites' headers: the index of each in `salient` (`passing.ts` demoteUncaptured).
+  let suites: number[] | undefined
   // Jest's `Summary of all failing tests` headings: the index of the next salient line at each (`passing.ts` demoteRecapped).
   let recaps: number[] | undefined
   // The lines a tool printed in red whose colour a filter took away (`colour.ts`), ascending: scored
@@ -320,6 +322,9 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000, re
         else list.push(salient.length)
       }
     }
+    // a failing Jest suite's header (`FAIL test/a.test.js`): what the code printed right above it is demoted after the pass
+    const c = text.charCodeAt(from)
+    if ((c === 70 || (c === 32 && text.charCodeAt(from + 1) === 70)) && isJestSuite(text, from, end)) (suites ??= []).push(salient.length)
     salient.push({ line, start, end, score })
   }
   /** End of the line `[start, lineEnd)` without its `\r`. */
@@ -467,6 +472,7 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000, re
     start = lineEnd + 1
   }
   if (recaps !== undefined) demoteRecapped(text, salient, recaps)
+  if (suites !== undefined) demoteUncaptured(text, salient, suites)
   demoteSourceListings(text, salient)
   return { lines: line, salient, salientTotal }
 }
