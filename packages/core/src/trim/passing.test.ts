@@ -468,7 +468,33 @@ describe('what the code under test wrote straight to stdout above a failing Jest
     expect(s.get(`${TS}ERROR [Publisher] kept: a bare timestamp stands between`)).toBe(4)
   })
 
-  it('stops at a blank line, at another suite and at a run count; no Jest header, nothing demoted', () => {
+  it("stops at another suite's header, at a run count and after 2,000 lines; reads a header where the walk does", () => {
+    const run = logger(1)
+    for (const above of ['PASS test/cart.test.js', ' FAIL  test/cart.test.mjs', 'Test Suites: 1 failed, 1 passed, 2 total']) {
+      const s = scores(['ERROR [Publisher] above the stop', above, ...run, ...suite('FAIL test/publisher.test.js')])
+      expect(s.get('ERROR [Publisher] above the stop')).toBe(4)
+      expect(s.get(run[0]!)).toBe(1)
+    }
+    const long = Array.from({ length: 1999 }, (_, i) => `published event ${i}`)
+    const capped = scores(['ERROR [Publisher] 2,001 lines up', 'ERROR [Publisher] 2,000 lines up', ...long, ...suite('FAIL test/publisher.test.js')])
+    expect(capped.get('ERROR [Publisher] 2,001 lines up')).toBe(4)
+    expect(capped.get('ERROR [Publisher] 2,000 lines up')).toBe(1)
+    // review: an indented header the scan took as a suite's and the walk did not stop at; the next walk demoted it
+    const indented = scores(['  FAIL src/a.test.js', '    ● a › b', '      Error: expect failed', '  FAIL src/b.test.js', '    ● b › c'])
+    expect(indented.get('  FAIL src/a.test.js')).toBe(4)
+    expect(indented.get('      Error: expect failed')).toBe(4)
+  })
+
+  it("takes a `FAIL x.js` line for a suite's header only when Jest's report follows it", () => {
+    // a script's own loop (`node $f || echo "FAIL $f"`): the error above is the failure
+    const s = scores(['AssertionError [ERR_ASSERTION]: 1 == 2', '    at Object.<anonymous> (test/foo.js:3:8)', 'FAIL test/foo.js', 'ok test/bar.js'])
+    expect(s.get('AssertionError [ERR_ASSERTION]: 1 == 2')).toBeGreaterThan(1)
+    // a line of 300 chars or more is none, whatever its end
+    const cut = scores(['ERROR [Publisher] above a long line', `FAIL ${'x'.repeat(291)}.js is not a header at all, error`, '  ● a › b'])
+    expect(cut.get('ERROR [Publisher] above a long line')).toBe(4)
+  })
+
+  it('stops at a blank line and at a run count; no Jest header, nothing demoted', () => {
     const blank = scores(['ERROR [Publisher] before a blank line', '', ...logger(1), ...suite('FAIL test/publisher.test.js')])
     expect(blank.get('ERROR [Publisher] before a blank line')).toBe(4)
     expect(blank.get(logger(1)[0]!)).toBe(1)

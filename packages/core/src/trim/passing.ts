@@ -8,7 +8,7 @@
  * Bounded: each verdict line reads its own chars and the text since the previous verdict once.
  */
 import { isDigit } from './chars.js'
-import { afterLevel, afterLinePrefix, afterSgr, isBarePrefix, jsonField, trimmedEnd } from './shapes.js'
+import { LINE_PREFIX_MAX, afterLevel, afterLinePrefix, afterSgr, isBarePrefix, jsonField, trimmedEnd } from './shapes.js'
 
 /** Longest lead (timestamp, level) allowed before `Running ` on the block's first line. */
 const RUNNING_LEAD = 48
@@ -238,10 +238,33 @@ const SUITE_CHARS = 300
 /** Most lines walked up from a suite's header over what the code under test printed (see {@link demoteUncaptured}). */
 const UNCAPTURED_MAX = 2000
 
-/** True when the line `[start, end)`, whose {@link afterLinePrefix} is `from`, is a Jest suite's header. */
+/** True when the line `[start, end)`, whose {@link afterLinePrefix} is `from`, is a Jest suite's header (at most {@link SUITE_CHARS} chars). */
 export function isJestSuite(text: string, from: number, end: number): boolean {
   const c = text.charCodeAt(from) === 32 ? text.charCodeAt(from + 1) : text.charCodeAt(from)
-  return (c === 70 || c === 80) && JEST_SUITE.test(text.slice(from, Math.min(end, from + SUITE_CHARS)))
+  return (c === 70 || c === 80) && end - from <= SUITE_CHARS && JEST_SUITE.test(text.slice(from, end))
+}
+
+/**
+ * True when the line after the one ending at `end` opens a Jest suite's report: indented by two
+ * blanks or more, then a char (a `describe` name, `  ● Suite › test`, `    ✕ test`). A script
+ * that prints `FAIL test/a.js` itself goes on at the line's start.
+ */
+function opensReport(text: string, end: number): boolean {
+  const nl = text.indexOf('\n', end)
+  if (nl === -1) return false
+  const next = nl + 1
+  const stop = Math.min(text.length, next + LINE_PREFIX_MAX + 64)
+  const lineEnd = Math.min(stop, nextLineEnd(text, next))
+  const from = afterLinePrefix(text, next, lineEnd)
+  let i = from
+  while (i < lineEnd && i - from < 16 && text.charCodeAt(i) === 32) i++
+  return i - from >= 2 && i < lineEnd && text.charCodeAt(i) !== 13
+}
+
+/** End of the line starting at `at` (its `\n`, or the text's end). */
+function nextLineEnd(text: string, at: number): number {
+  const nl = text.indexOf('\n', at)
+  return nl === -1 ? text.length : nl
 }
 
 /**
@@ -256,13 +279,18 @@ export function isJestSuite(text: string, from: number, end: number): boolean {
  * a passing suite's header is no salient line, and a search of the whole text for it would cost
  * the scan a tenth more), ascending. Each run is walked once.
  */
-export function demoteUncaptured(text: string, salient: { start: number; score: number }[], suites: readonly number[]): void {
+export function demoteUncaptured(text: string, salient: { start: number; end: number; score: number }[], suites: readonly number[]): void {
+  // (each walk stops at the header above it, read or not: the runs are apart and ascending, the work linear)
+  let floor = 0
   let k = 0
   for (const h of suites) {
-    const header = salient[h]!.start
-    let top = header
-    for (let n = 0; n < UNCAPTURED_MAX && top > 0; n++) {
-      const above = text.lastIndexOf('\n', top - 2) + 1
+    const header = salient[h]!
+    const stop = floor
+    floor = nextLineEnd(text, header.end) + 1
+    if (!opensReport(text, header.end)) continue
+    let top = header.start
+    for (let n = 0; n < UNCAPTURED_MAX && top > stop; n++) {
+      const above = top >= 2 ? text.lastIndexOf('\n', top - 2) + 1 : 0
       const lineEnd = text.charCodeAt(top - 2) === 13 ? top - 2 : top - 1
       const end = trimmedEnd(text, above, lineEnd)
       // (a prefix alone is read with the blanks after it: a task's `web:test: ` label)
@@ -271,8 +299,8 @@ export function demoteUncaptured(text: string, salient: { start: number; score: 
       if (isJestSuite(text, from, end) || text.startsWith('Tests:', from) || text.startsWith('Test Suites:', from)) break
       top = above
     }
-    // (the runs are apart and ascending: each stops at the suite's header above it)
     while (k < h && salient[k]!.start < top) k++
     for (; k < h; k++) salient[k]!.score = 1
+    k = h + 1
   }
 }

@@ -312,6 +312,9 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000, re
   const add = (start: number, end: number, score: number, from = afterLinePrefix(text, start, end)): void => {
     salientTotal++
     if (salient.length >= limit) return
+    // a failing Jest suite's header (`FAIL test/a.test.js`, read where its prefix ends, as `demoteUncaptured` reads it): what the code printed right above it is demoted after the pass
+    const c = text.charCodeAt(from) === 32 ? text.charCodeAt(from + 1) : text.charCodeAt(from)
+    if (c === 70 && isJestSuite(text, from, end)) (suites ??= []).push(salient.length)
     for (let k = 0; k < 8 && text.charCodeAt(from) === 32; k++) from++
     if (text.charCodeAt(from) === 123) {
       const key = goJsonTest(text, from, end, true)
@@ -322,9 +325,6 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000, re
         else list.push(salient.length)
       }
     }
-    // a failing Jest suite's header (`FAIL test/a.test.js`): what the code printed right above it is demoted after the pass
-    const c = text.charCodeAt(from)
-    if ((c === 70 || (c === 32 && text.charCodeAt(from + 1) === 70)) && isJestSuite(text, from, end)) (suites ??= []).push(salient.length)
     salient.push({ line, start, end, score })
   }
   /** End of the line `[start, lineEnd)` without its `\r`. */

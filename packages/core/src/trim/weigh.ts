@@ -446,7 +446,8 @@ export function weighSalient(text: string, salient: readonly SalientLine[], opti
     // (built field by field: a spread with a conditional spread inside cost a tenth of a dense log's trim)
     const weighed: SalientLine = { line: s.line, start: s.start, end: s.end, score: Math.max(1, score), template: ids.get(t)! }
     if (instance !== t) weighed.instance = instanceIds.get(instance)!
-    if (s.frame !== undefined) weighed.frame = s.frame
+    else if (s.instance !== undefined) weighed.instance = s.instance
+    if ('frame' in s) weighed.frame = s.frame
     byLine.set(s.line, weighed)
   })
   // Failure lists: items after a salient header ending with ':'.
