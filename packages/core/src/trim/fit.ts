@@ -7,7 +7,7 @@ import { ownTemplateKey, weighSalient } from './weigh.js'
 import { runnerShape } from './runners.js'
 import { endsWithSuccess, startsWithSuccess } from './verdict.js'
 import { surefireProgress } from './passing.js'
-import { afterLinePrefix, isBarePrefix, trimmedEnd } from './shapes.js'
+import { afterLinePrefix, indentAt, isBarePrefix, trimmedEnd } from './shapes.js'
 import { resolveWeights, type SalienceWeights } from './weights.js'
 import { clipLine, countLines, headChars, safeEnd, safeStart } from './text.js'
 import type { LineRange, Profile } from './types.js'
@@ -113,14 +113,6 @@ export function quietTailTop(text: string, salient: readonly SalientLine[], tail
 /** Deepest nesting of groups {@link groupOverPasses} reads down to a pass verdict. */
 const GROUP_DEPTH = 4
 
-/** Blanks after the line's prefix (a CI timestamp), at most 16 read. */
-function indentOf(text: string, start: number, end: number): number {
-  const from = afterLinePrefix(text, start, end)
-  let i = from
-  while (i < end && i - from < 16 && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++
-  return i - from
-}
-
 /**
  * True when the line at `at` names a group of passing tests (Jest's and Mocha's `describe`): the
  * lines after it, each indented deeper than the one above, reach a pass verdict within
@@ -131,11 +123,11 @@ function indentOf(text: string, start: number, end: number): number {
  */
 function groupOverPasses(text: string, at: number, next: number, limit: number): boolean {
   // (`next` never passes `limit`: the walk stops at the line before it; the guard keeps the reads inside the tail's top)
-  let indent = indentOf(text, at, next - 1)
+  let indent = indentAt(text, afterLinePrefix(text, at, next - 1), next - 1)
   for (let depth = 0, line = next; depth < GROUP_DEPTH && line < limit; depth++) {
     const after = nextStart(text, line)
     const end = after - 1
-    const inner = indentOf(text, line, end)
+    const inner = indentAt(text, afterLinePrefix(text, line, end), end)
     if (inner <= indent) return false
     if (startsWithSuccess(text, line, end)) return true
     indent = inner

@@ -8,7 +8,8 @@
  * Bounded: each verdict line reads its own chars and the text since the previous verdict once.
  */
 import { isDigit } from './chars.js'
-import { LINE_PREFIX_MAX, afterLevel, afterLinePrefix, afterSgr, isBarePrefix, jsonField, trimmedEnd } from './shapes.js'
+import { afterLevel, afterLinePrefix, afterSgr, indentAt, isBarePrefix, jsonField, trimmedEnd } from './shapes.js'
+import { lineAt, nextStart } from './lines.js'
 
 /** Longest lead (timestamp, level) allowed before `Running ` on the block's first line. */
 const RUNNING_LEAD = 48
@@ -250,21 +251,12 @@ export function isJestSuite(text: string, from: number, end: number): boolean {
  * that prints `FAIL test/a.js` itself goes on at the line's start.
  */
 function opensReport(text: string, end: number): boolean {
-  const nl = text.indexOf('\n', end)
-  if (nl === -1) return false
-  const next = nl + 1
-  const stop = Math.min(text.length, next + LINE_PREFIX_MAX + 64)
-  const lineEnd = Math.min(stop, nextLineEnd(text, next))
-  const from = afterLinePrefix(text, next, lineEnd)
-  let i = from
-  while (i < lineEnd && i - from < 16 && text.charCodeAt(i) === 32) i++
-  return i - from >= 2 && i < lineEnd && text.charCodeAt(i) !== 13
-}
-
-/** End of the line starting at `at` (its `\n`, or the text's end). */
-function nextLineEnd(text: string, at: number): number {
-  const nl = text.indexOf('\n', at)
-  return nl === -1 ? text.length : nl
+  const next = nextStart(text, end)
+  if (next >= text.length) return false
+  const line = lineAt(text, 0, next)
+  const from = afterLinePrefix(text, line.start, line.end)
+  const indent = indentAt(text, from, line.end)
+  return indent >= 2 && trimmedEnd(text, from + indent, line.end) > from + indent
 }
 
 /**
@@ -286,7 +278,7 @@ export function demoteUncaptured(text: string, salient: { start: number; end: nu
   for (const h of suites) {
     const header = salient[h]!
     const stop = floor
-    floor = nextLineEnd(text, header.end) + 1
+    floor = nextStart(text, header.end)
     if (!opensReport(text, header.end)) continue
     let top = header.start
     for (let n = 0; n < UNCAPTURED_MAX && top > stop; n++) {

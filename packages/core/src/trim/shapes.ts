@@ -557,6 +557,16 @@ export function isCrossMark(c: number): boolean {
 /** True when `text` at `at` starts with `s` and `at + s.length <= end`. */
 const has = (text: string, at: number, end: number, s: string): boolean => at + s.length <= end && text.startsWith(s, at)
 
+/** Most blanks {@link indentAt} counts: an indentation deeper than that reads as that deep. */
+const INDENT_MAX = 16
+
+/** Leading blanks (spaces, tabs) of `text[from, end)`, at most {@link INDENT_MAX}: a line's indentation after its prefix. */
+export function indentAt(text: string, from: number, end: number): number {
+  let i = from
+  while (i < end && i - from < INDENT_MAX && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++
+  return i - from
+}
+
 /** `end` moved back over trailing spaces, tabs and `\r` of `text[at, end)`. */
 export function trimmedEnd(text: string, at: number, end: number): number {
   let e = end
