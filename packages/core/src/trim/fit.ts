@@ -289,10 +289,12 @@ function headAndTail(text: string, headQuota: number, tailQuota: number): { head
 function likeNotes(text: string, weighed: readonly SalientLine[], mid: Line[], map: LineMap | undefined): (from: number, to: number) => LikeNote | undefined {
   const byLine = new Map<number, SalientLine>()
   for (const s of weighed) byLine.set(s.line, s)
+  // (the key weighSalient's walk gave, where it did)
+  const ownKey = (s: SalientLine): number => s.own ?? ownTemplateKey(text, s.start, s.end)
   const keptAt = new Map<number, number[]>()
   for (const l of mid) {
     if (!byLine.has(l.n)) continue
-    const t = ownTemplateKey(text, l.start, l.end)
+    const t = ownKey(byLine.get(l.n)!)
     const at = keptAt.get(t)
     if (at !== undefined) at.push(l.n)
     else keptAt.set(t, [l.n])
@@ -305,7 +307,7 @@ function likeNotes(text: string, weighed: readonly SalientLine[], mid: Line[], m
     const counts = new Map<number, number>()
     for (; i < weighed.length && weighed[i]!.line <= to; i++) {
       const s = weighed[i]!
-      const t = ownTemplateKey(text, s.start, s.end)
+      const t = ownKey(s)
       if (keptAt.has(t)) counts.set(t, (counts.get(t) ?? 0) + span(s.line))
     }
     let best: number | undefined

@@ -38,6 +38,12 @@ export interface SalientLine {
   instance?: number
   /** Set by `appFrames`: a trace's own project frame added as a candidate (shown alone). */
   frame?: boolean
+  /**
+   * Set by {@link weighSalient} where its template walk gave it: a number standing for the line's
+   * own template (`weigh.ts` ownTemplateKey), which the fitter's count notes group by ("N of them
+   * like line L"). Unset: the fitter computes it.
+   */
+  own?: number
 }
 
 /** Result of one pass over a text. */

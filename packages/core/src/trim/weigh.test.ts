@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { scanLines } from './salient.js'
-import { focusTerms, lineTemplate, ownTemplate, ownTemplateKey, templateKey, weighSalient } from './weigh.js'
+import { focusTerms, lastOwnKey, lineTemplate, ownTemplate, ownTemplateKey, templateKey, weighSalient } from './weigh.js'
 
 const weigh = (text: string, repeat = 1) => weighSalient(text, scanLines(text, true).salient, { weights: { repeat } })
 
@@ -25,6 +25,14 @@ describe('lineTemplate', () => {
     fc.assert(fc.property(fc.string({ maxLength: 300 }), (s) => {
       expect(lineTemplate(s)).toBe(lineTemplate(s))
     }))
+  })
+  it('keeps a token without a digit as it is and masks each kind of token that has one', () => {
+    // (the walk copies a token with no digit whole: hex letters alone are a word, not a hash)
+    expect(lineTemplate('deadbeef cafe 0xfe face0ff')).toBe('deadbeef cafe # #')
+    expect(lineTemplate('g123456 worker-12 abc123def')).toBe('g# worker-0 #')
+    expect(lineTemplate('at 0x1F in cafe12 build-7f3a9c2e1b')).toBe('at # in # #')
+    expect(lineTemplate('Fe12 ab12cd ABCDEF ABCDE1')).toBe('Fe0 # ABCDEF #')
+    expect(lineTemplate('"quoted 12" and \'x\' /src/a1.ts C:\\x1')).toBe('" and " / /')
   })
 })
 
@@ -176,6 +184,18 @@ describe('templateKey', () => {
         const ka = ownTemplateKey(text, 0, a.length)
         const kc = ownTemplateKey(text, a.length + 1, text.length)
         expect(ka === kc).toBe(ownTemplate(text, 0, a.length) === ownTemplate(text, a.length + 1, text.length))
+      }),
+      { numRuns: 3000 },
+    )
+  })
+
+  it('gives the line\'s ownTemplateKey from the same walk when its window starts with no blank, else -1', () => {
+    fc.assert(
+      fc.property(line, line, (a, b) => {
+        keyOf(a, b)
+        const own = lastOwnKey
+        if (a === '' || /^\s/.test(a)) expect(own).toBe(-1)
+        else expect(own).toBe(ownTemplateKey(`${a}\n${b}`, 0, a.length))
       }),
       { numRuns: 3000 },
     )

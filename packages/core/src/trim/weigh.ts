@@ -160,14 +160,21 @@ export function walkTemplate(text: string, from: number, stop: number, trim: boo
     if (c !== 32 && c !== 9) {
       let j = i
       let slash = false
+      let digits = false
       for (; j < end; j++) {
         const d = s[j]!
         if (d === 32 || d === 9) break
         if (d === 47 || d === 92) slash = true
+        else if (d >= 48 && d <= 57) digits = true
       }
       if (slash && j - i > 2) {
         out[n++] = 47
         i = j
+        continue
+      }
+      if (!digits) {
+        // (a token without a digit holds no number, hex run or generated id: kept as it is)
+        for (; i < j; i++) out[n++] = s[i]!
         continue
       }
       for (; i < j; i++) {
@@ -180,6 +187,11 @@ export function walkTemplate(text: string, from: number, stop: number, trim: boo
             i = r - 1
             continue
           }
+        }
+        if (!isHex(d)) {
+          // (no digit, no hex run or `0x` starts here)
+          out[n++] = d
+          continue
         }
         // (`0x`: a leading 0 and an x inside the window)
         const x = d === 48 && i + 1 < end && (s[i + 1]! | 32) === 120
@@ -234,10 +246,23 @@ function hashCodes(n: number, sep: number): void {
 export function templateKey(text: string, a0: number, a1: number, b0: number, b1: number): number {
   lane1 = 0x811c9dc5
   lane2 = 0x1b873593
-  hashCodes(walkTemplate(text, a0, a1, true), 10)
+  hashCodes(walkTemplate(text, a0, a1, true), -1)
+  // (a window that starts with no blank is the line's own: its key so far is the line's ownTemplateKey)
+  lastOwnKey = a0 < a1 && !isSpaceCode(text.charCodeAt(a0)) ? laneKey() : -1
+  hashCodes(0, 10)
   hashCodes(walkTemplate(text, b0, b1, true), -1)
-  return (lane1 >>> 0) * 2 ** 21 + ((lane2 >>> 0) & 0x1fffff)
+  return laneKey()
 }
+
+/** The key the lanes hold. */
+const laneKey = (): number => (lane1 >>> 0) * 2 ** 21 + ((lane2 >>> 0) & 0x1fffff)
+
+/**
+ * {@link ownTemplateKey} of the line `[a0, ...)` the last {@link templateKey} call read, when
+ * its first window is the line's own window (up to {@link TEMPLATE_CHARS} chars, no leading
+ * blank to trim), else -1: the walk the two keys share is done once.
+ */
+export let lastOwnKey = -1
 
 /** {@link ownTemplate} as a number (see {@link templateKey}): the same grouping, no string built. */
 export function ownTemplateKey(text: string, start: number, end: number): number {
@@ -246,7 +271,7 @@ export function ownTemplateKey(text: string, start: number, end: number): number
   lane1 = 0x811c9dc5
   lane2 = 0x1b873593
   hashCodes(walkTemplate(text, i, Math.min(end, i + TEMPLATE_CHARS), false), -1)
-  return (lane1 >>> 0) * 2 ** 21 + ((lane2 >>> 0) & 0x1fffff)
+  return laneKey()
 }
 
 /** Leading spaces/tabs of the line at `[start, end)`. */
@@ -387,10 +412,13 @@ export function weighSalient(text: string, salient: readonly SalientLine[], opti
   let test: number | undefined
   let testLine = 0
   const templates: number[] = []
+  // Each line's ownTemplateKey when its key's walk gave it (-1: the fitter's count notes walk it)
+  const owns: number[] = []
   const instances = salient.map((s, i): number | string => {
     const next = lineAt(text, s.line + 1, nextStart(text, s.start))
     const key = templateKey(text, s.start, Math.min(s.end, s.start + TEMPLATE_CHARS), next.start, Math.min(next.end, next.start + NEXT_CHARS))
     templates.push(key)
+    owns.push(lastOwnKey)
     const { shape, test: name } = runners[i]!
     if (name !== undefined) {
       let id = tests.get(name)
@@ -448,6 +476,8 @@ export function weighSalient(text: string, salient: readonly SalientLine[], opti
     if (instance !== t) weighed.instance = instanceIds.get(instance)!
     else if (s.instance !== undefined) weighed.instance = s.instance
     if ('frame' in s) weighed.frame = s.frame
+    const own = owns[i]!
+    if (own !== -1) weighed.own = own
     byLine.set(s.line, weighed)
   })
   // Failure lists: items after a salient header ending with ':'.
