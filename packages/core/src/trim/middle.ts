@@ -251,6 +251,13 @@ const MIN_PIECE = GAP_MARKER_MAX + 16
 /** Salient lines closer than this (in lines) belong to the same cluster. */
 const CLUSTER_GAP = 3
 
+/**
+ * Share of the middle's budget the failing tests' own lines (headers, verdicts) may take for
+ * {@link diverse} to rank each first: a run with more failed mostly alike, and one example of
+ * each kind of line comes first (the one test of 120 that failed differently).
+ */
+const NAMED_SHARE = 0.25
+
 /** Most lines of the cluster that runs into the tail that rank as starts (see {@link rankSalient}). */
 const VERDICT_LINES = 8
 
@@ -350,19 +357,34 @@ function rankSalient(text: string, candidates: SalientLine[], tailStart: number)
  * Diversity over repetition: the ranked lines with every second and later copy of a template
  * moved after the first copies of every template of its score level (`acrossLevels`: of every
  * level), each part keeping its order, so that one example of each kind of line is shown before
- * 400 copies of one warning. Among the copies, the first line of each failure (`instance`: another
- * test's verdict, the same exception under another test) comes before the repeats of one.
+ * 400 copies of one warning. A failing test's own line (its header or verdict: a negative
+ * `instance`) counts as a first copy even where its template was seen, so that every test that
+ * failed is named before the detail lines of a few (a logged traceback's lines are each a
+ * template of their own), when the first own line of each test takes at most `named` chars
+ * together ({@link NAMED_SHARE} of the middle's budget). Among the copies, the first line of each
+ * failure (the same exception under another test) comes before the repeats of one.
  */
-export function diverse(order: SalientLine[], acrossLevels: boolean): SalientLine[] {
+export function diverse(order: SalientLine[], acrossLevels: boolean, named = Infinity): SalientLine[] {
   const seen = new Set<number>()
   const seenInstance = new Set<number>()
   const out: SalientLine[] = []
   let others: SalientLine[] = []
   let again: SalientLine[] = []
+  // (the chars of each failing test's first own line, up to `named`)
+  const tests = new Set<number>()
+  let chars = 0
+  for (let k = 0; k < order.length && chars <= named; k++) {
+    const s = order[k]!
+    if (s.instance === undefined || s.instance >= 0 || tests.has(s.instance)) continue
+    tests.add(s.instance)
+    chars += s.end - s.start
+  }
+  const nameAll = chars <= named
   for (let i = 0; i < order.length; i++) {
     const s = order[i]!
     // (a line without an instance is no failing test's: its failure is its template, seen with it)
-    if (s.template === undefined || !seen.has(s.template)) {
+    const testLine = nameAll && s.instance !== undefined && s.instance < 0
+    if (s.template === undefined || !seen.has(s.template) || (testLine && !seenInstance.has(s.instance!))) {
       if (s.template !== undefined) seen.add(s.template)
       if (s.instance !== undefined) seenInstance.add(s.instance)
       out.push(s)
@@ -395,7 +417,7 @@ export function diverse(order: SalientLine[], acrossLevels: boolean): SalientLin
 export function pickMiddle(text: string, candidates: SalientLine[], headEnd: number, tailStart: number, quota: number, profile: Profile, label: (n: number) => number = (n) => n, diversity = 0): Picked {
   if (candidates.length === 0 || quota <= 0) return { lines: [], cost: 0 }
   const ranked = rankSalient(text, candidates, tailStart)
-  const order = diversity > 0 ? diverse(ranked.order, diversity > 1) : ranked.order
+  const order = diversity > 0 ? diverse(ranked.order, diversity > 1, quota * NAMED_SHARE) : ranked.order
   // Lines that start a cluster (no salient line within CLUSTER_GAP above them, or right under a rule).
   const clusterStarts = ranked.starts
   // `label` is the number the line is shown with (its source line when a filter merged lines).

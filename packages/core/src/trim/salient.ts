@@ -32,8 +32,9 @@ export interface SalientLine {
    * Set by {@link weighSalient} on a failing test's lines: an id of the line's failure, finer than
    * {@link template}. A failing test's header or verdict is one of its own (`--- FAIL: TestX`,
    * `test_x_2 FAILED`); a line under it (its trace, its exception) is its template within that
-   * test. Unset elsewhere (the template stands for it). The picker's diversity rule shows one line
-   * of each template first, then one of each failure, then the repeats.
+   * test. Unset elsewhere (the template stands for it). Negative on a test's own header or
+   * verdict, 0 or more on the lines under one. The picker's diversity rule shows one line of each
+   * template and each test's own line first, then one of each failure, then the repeats.
    */
   instance?: number
   /** Set by `appFrames`: a trace's own project frame added as a candidate (shown alone). */

@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest'
 import { parseExcerpt } from './excerpt.js'
 import { fitText, quietTailTop } from './fit.js'
 import { DEFAULT_PROFILES } from './profiles.js'
-import { scanLines } from './salient.js'
+import { scanLines, type SalientLine } from './salient.js'
 import { ownTemplate, weighSalient } from './weigh.js'
+import { diverse } from './middle.js'
 import { noise } from './fixture.js'
 
 const profile = DEFAULT_PROFILES.terminal!
@@ -648,5 +649,55 @@ describe("a JVM exception's message lines before its first frame are its unit (m
     const out = fitText(lines.join('\n'), 3000, profile).text
     expect(out).toContain('java.lang.IllegalStateException: broken')
     expect(out).not.toContain('at de.acme.Late.call(Late.java:1)')
+  })
+})
+
+describe("every failing test's own line ranks with the first line of each template (middle.ts diverse)", () => {
+  // A pytest run whose 8 failing tests' verdicts share one template, and whose failures each
+  // logged a traceback through a library's logger: 36 lines, each a template of its own.
+  const names = ['auto_add_policy', 'cleanup', 'context_manager', 'negotiation_1', 'negotiation_2', 'negotiation_3', 'negotiation_4', 'update_environment']
+  const run = (): string => {
+    const lines: string[] = ['platform linux -- Python 3.4.6, pytest-3.2.3', 'collected 217 items', '']
+    for (let i = 0; i < 40; i++) {
+      lines.push(`tests/test_auth.py::AuthTest::test_case_${i} PASSED`)
+      if (i % 5 === 2) lines.push(`tests/test_client.py::SSHClientTest::test_${names[(i / 5) | 0]} FAILED`)
+    }
+    for (let i = 0; i < 200; i++) lines.push(`tests/test_util.py::UtilTest::test_util_${i} PASSED`)
+    lines.push('=================================== FAILURES ===================================')
+    const fns = ['_check_banner', 'readline', '_read_timeout', 'run', 'start_client', 'connect', '_auth', 'open_session', '_send', '_recv', 'handshake', 'negotiate', 'kex_init', 'parse', 'verify', 'close']
+    names.forEach((n, k) => {
+      lines.push(`_____________________ SSHClientTest.test_${n} _____________________`, '', `    def test_${n}(self):`, '>       self.tc.connect()', '')
+      lines.push(`[${1000 * k}.5]\tERROR:paramiko.transport:Exception: Error reading SSH protocol banner`, `[${1000 * k}.6]\tERROR:paramiko.transport:Traceback (most recent call last):`)
+      fns.forEach((f, j) => lines.push(`[${1000 * k + j}.7]\tERROR:paramiko.transport:  File "/home/build/paramiko/${f}.py", line ${100 + j}, in ${f}`, `[${1000 * k + j}.8]\tERROR:paramiko.transport:    self.${f}_${j}()`))
+      lines.push(`[${1000 * k}.9]\tERROR:paramiko.transport:paramiko.ssh_exception.SSHException: Error reading SSH protocol banner`, 'E               paramiko.ssh_exception.SSHException: Error reading SSH protocol banner', '')
+    })
+    lines.push('============== 8 failed, 195 passed, 14 skipped in 211.53 seconds ==============')
+    for (let i = 0; i < 60; i++) lines.push(`copying static file ${i} ... done`)
+    return lines.join('\n')
+  }
+
+  it('names all 8 failing tests at 6,000 chars (3 before the rule: the logged lines came first)', () => {
+    const out = fitText(run(), 6000, profile).text
+    expect(out.length).toBeLessThanOrEqual(6000)
+    const named = names.filter((n) => out.split('\n').some((l) => l.endsWith(`SSHClientTest::test_${n} FAILED`)))
+    expect(named).toEqual(names)
+    expect(out).toContain('8 failed, 195 passed')
+  })
+
+  it('not when the tests\' own lines would take over a quarter of the budget: one example of each kind first', () => {
+    // (at 4,000 chars the 16 own lines, a verdict and a header per test, are over a quarter of the middle's budget)
+    const at4k = fitText(run(), 4000, profile).text
+    expect(names.filter((n) => at4k.includes(`SSHClientTest::test_${n} FAILED`)).length).toBeLessThan(8)
+    const line = (n: number, template: number, instance: number, chars: number): SalientLine => ({ line: n, start: 0, end: chars, score: 4, template, instance })
+    const order = [line(1, 0, -1, 50), line(2, 1, 0, 50), line(3, 0, -2, 50), line(4, 2, 1, 50)]
+    expect(diverse(order, false, 100).map((s) => s.line)).toEqual([1, 2, 3, 4])
+    expect(diverse(order, false, 99).map((s) => s.line)).toEqual([1, 2, 4, 3])
+  })
+
+  it('a test\'s own line (negative instance) is a first copy; a repeat of its template under no test is not', () => {
+    const line = (n: number, template: number, instance?: number): SalientLine => ({ line: n, start: 0, end: 0, score: 4, template, ...(instance !== undefined ? { instance } : {}) })
+    const order = [line(1, 0, -1), line(2, 1), line(3, 0, -2), line(4, 1), line(5, 2), line(6, 0, -1)]
+    // test -2's verdict (line 3) comes before line 5's new template; line 4 (a repeat) and line 6 (test -1 again) after
+    expect(diverse(order, false).map((s) => s.line)).toEqual([1, 2, 3, 5, 4, 6])
   })
 })

@@ -473,7 +473,8 @@ export function weighSalient(text: string, salient: readonly SalientLine[], opti
     const instance = instances[i]!
     // (built field by field: a spread with a conditional spread inside cost a tenth of a dense log's trim)
     const weighed: SalientLine = { line: s.line, start: s.start, end: s.end, score: Math.max(1, score), template: ids.get(t)! }
-    if (instance !== t) weighed.instance = instanceIds.get(instance)!
+    // (a failing test's own line keeps its negative id: the picker names every such test first)
+    if (instance !== t) weighed.instance = typeof instance === 'number' && instance < 0 ? instance : instanceIds.get(instance)!
     else if (s.instance !== undefined) weighed.instance = s.instance
     if ('frame' in s) weighed.frame = s.frame
     const own = owns[i]!
