@@ -485,6 +485,22 @@ describe('what the code under test wrote straight to stdout above a failing Jest
     expect(indented.get('      Error: expect failed')).toBe(4)
   })
 
+  it("keeps a crashed worker's V8 fatal error above the suite's header", () => {
+    const crash = [
+      'FATAL ERROR: Ineffective mark-compacts near heap limit Allocation failed - JavaScript heap out of memory',
+      ' 1: 0xb09980 node::Abort() [node]',
+      ' 2: 0xa1c235 node::FatalError(char const*, char const*) [node]',
+      ' 3: 0xcf98be v8::Utils::ReportOOMFailure(v8::internal::Isolate*, char const*, bool) [node]',
+    ]
+    const header = ' FAIL  test/import.test.js'
+    const s = scores(['<--- JS stacktrace --->', '', ...crash, header, '  ● Test suite failed to run', '', '    Call retries were exceeded'])
+    expect(s.get(crash[0]!)).toBe(4)
+    expect(s.get(header)).toBe(4)
+    // a logger's line above the crash, unbroken, keeps its score too: the walk stopped at the crash
+    const above = scores(['ERROR [Importer] reading batch 7', ...crash, header, '  ● Test suite failed to run'])
+    expect(above.get('ERROR [Importer] reading batch 7')).toBe(4)
+  })
+
   it("takes a `FAIL x.js` line for a suite's header only when Jest's report follows it", () => {
     // a script's own loop (`node $f || echo "FAIL $f"`): the error above is the failure
     const s = scores(['AssertionError [ERR_ASSERTION]: 1 == 2', '    at Object.<anonymous> (test/foo.js:3:8)', 'FAIL test/foo.js', 'ok test/bar.js'])

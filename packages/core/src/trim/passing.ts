@@ -265,7 +265,8 @@ function opensReport(text: string, end: number): boolean {
  * suite's `FAIL` header, before Jest prints the suite's report; what it wrote through `console`
  * is a quiet block already (`shapes.ts` QUIET_BLOCK). The salient lines of the unbroken run of
  * lines right above a failing suite's header (up to a blank line, a CI timestamp alone, another
- * suite's header or a run's `Tests:` / `Test Suites:` count; at most {@link UNCAPTURED_MAX} lines)
+ * suite's header, a run's `Tests:` / `Test Suites:` count or a crashed worker's `FATAL ERROR:`
+ * line, which keeps its score; at most {@link UNCAPTURED_MAX} lines)
  * score 1, as a quiet block's do: the runner's report of what failed comes first. `suites`: the
  * indexes in `salient` of the failing suites' headers (`FAIL path` is a runner's failure shape;
  * a passing suite's header is no salient line, and a search of the whole text for it would cost
@@ -289,6 +290,8 @@ export function demoteUncaptured(text: string, salient: { start: number; end: nu
       if (end === above || isBarePrefix(text, above, lineEnd)) break
       const from = afterLinePrefix(text, above, end)
       if (isJestSuite(text, from, end) || text.startsWith('Tests:', from) || text.startsWith('Test Suites:', from)) break
+      // a worker that crashed (V8's `FATAL ERROR: ... heap out of memory`): what follows it is the crash's, not a logger's
+      if (text.startsWith('FATAL ERROR: ', from)) break
       top = above
     }
     while (k < h && salient[k]!.start < top) k++
