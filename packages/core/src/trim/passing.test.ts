@@ -8,6 +8,7 @@ import { noise } from './fixture.js'
 import { goJsonTest, goPassedBlockStart, isJestRecap, passedBlockStart, surefirePass } from './passing.js'
 import { DEFAULT_PROFILES } from './profiles.js'
 import { scanLines } from './salient.js'
+import { trimResult } from '../pipeline/trim-result.js'
 
 const profile = DEFAULT_PROFILES.terminal!
 const TS = '2023-04-10T02:44:17.7582837Z '
@@ -531,5 +532,16 @@ describe('what the code under test wrote straight to stdout above a failing Jest
     // before: 4 of the 6 messages, and 4 of the logger's 40 look-alike ERROR lines (with their `Error:` lines)
     expect(out.split('expect(received).toHaveLength(expected)').length - 1).toBe(6)
     expect(out.split('ERROR [Publisher]').length - 1).toBeLessThanOrEqual(2)
+  })
+
+  it('reads a Jest run in colour the same through trimResult (its colour filter takes the codes away before the scan)', () => {
+    const paint = (l: string): string => l.replace(/^(\s*)(✕|●) /, '$1\x1b[31m$2\x1b[39m ').replace('ERROR', '\x1b[31mERROR\x1b[39m')
+    const run = (header: string, colour: boolean): string => [...noise(200), ...earlier, ...Array.from({ length: 40 }, (_, i) => logger(i)).flat(), ...suite(header), '', 'Tests:       6 failed, 1 passed, 7 total'].map((l) => (colour ? paint(l) : l)).join('\n')
+    const plain = trimResult(run('FAIL test/publisher.test.js', false), { tool: 'terminal', maxChars: 3000 }).text
+    // Jest's header in colour: ` FAIL ` inverse, bold and red, then the path dim and bold
+    const coloured = trimResult(run('\x1b[0m\x1b[7m\x1b[1m\x1b[31m FAIL \x1b[39m\x1b[22m\x1b[27m\x1b[0m \x1b[2mtest/\x1b[22m\x1b[1mpublisher.test.js\x1b[22m', true), { tool: 'terminal', maxChars: 3000 }).text
+    const counts = (out: string): number[] => [out.split('expect(received).toHaveLength(expected)').length - 1, out.split('ERROR [Publisher]').length - 1]
+    expect(counts(plain)[0]).toBe(6)
+    expect(counts(coloured)).toEqual(counts(plain))
   })
 })
