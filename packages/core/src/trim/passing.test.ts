@@ -545,3 +545,97 @@ describe('what the code under test wrote straight to stdout above a failing Jest
     expect(counts(coloured)).toEqual(counts(plain))
   })
 })
+
+describe("what a Python test run printed before its report of failures (passing.ts demoteBeforeReport)", () => {
+  const scores = (lines: string[]): Map<string, number> => {
+    const text = lines.join('\n')
+    return new Map(scanLines(text, true).salient.map((s) => [text.slice(s.start, s.end), s.score]))
+  }
+  const lint = 'src/app.py:3: error: Incompatible types in assignment (expression has type "str", variable has type "int")'
+  const pytestRun = (noise: string): string[] => [
+    '============================= test session starts ==============================',
+    'collected 40 items',
+    noise,
+    'tests/test_core.py::test_parse_line[A-4, 2, 1.25, super-reduced] FAILED [  3%]',
+    'tests/test_core.py::test_total PASSED                                    [  5%]',
+    '=================================== FAILURES ===================================',
+    '_________________________ test_parse_line[A-4, 2, 1.25, super-reduced] _________________________',
+    'E       AssertionError: assert 1.25 == 2.0',
+    '=========================== short test summary info ============================',
+    'FAILED tests/test_core.py::test_parse_line[A-4, 2, 1.25, super-reduced] - AssertionError',
+    '========================= 1 failed, 39 passed in 0.42s =========================',
+  ]
+
+  it("scores 1 what pytest's run printed with an error word before `=== FAILURES ===`; its verdicts and report stay", () => {
+    const noise = 'WARNING  plugin loader: error loading optional backend cuda (skipped)'
+    const s = scores([lint, 'Error: lint step failed (continuing)', ...pytestRun(noise)])
+    expect(s.get(noise)).toBe(1)
+    expect(s.get('tests/test_core.py::test_parse_line[A-4, 2, 1.25, super-reduced] FAILED [  3%]')).toBeGreaterThan(1)
+    expect(s.get('E       AssertionError: assert 1.25 == 2.0')).toBeGreaterThan(1)
+    expect(s.get('========================= 1 failed, 39 passed in 0.42s =========================')).toBeGreaterThan(1)
+    // before the run's `test session starts` line: another step's, kept
+    expect(s.get(lint)).toBeGreaterThan(1)
+    expect(s.get('Error: lint step failed (continuing)')).toBeGreaterThan(1)
+  })
+
+  it("scores 1 what unittest's run printed before its first `ERROR: test (mod.Case)` under a rule of `=`; the report stays", () => {
+    const rule = '='.repeat(70)
+    const s = scores([
+      'ImportError: No module named mako.template',
+      'test_load (tests.test_io.IOTest) ... ERROR',
+      'test_save (tests.test_io.IOTest) ... ok',
+      rule,
+      'ERROR: tests.test_detectron2 (unittest.loader._FailedTest)',
+      '-'.repeat(70),
+      "ImportError: cannot import name 'is_torch_available'",
+      rule,
+      'ERROR: test_load (tests.test_io.IOTest)',
+      'IOError: [Errno 2] No such file or directory: /data/in.xml',
+      '-'.repeat(70),
+      'Ran 3 tests in 0.010s',
+      'FAILED (errors=2)',
+    ])
+    expect(s.get('ImportError: No module named mako.template')).toBe(1)
+    expect(s.get('test_load (tests.test_io.IOTest) ... ERROR')).toBeGreaterThan(1)
+    expect(s.get('ERROR: tests.test_detectron2 (unittest.loader._FailedTest)')).toBeGreaterThan(1)
+    expect(s.get('IOError: [Errno 2] No such file or directory: /data/in.xml')).toBeGreaterThan(1)
+  })
+
+  it('reads each run on its own (tox runs one per environment), and nothing without a report', () => {
+    const first = pytestRun('ERROR: first env noise')
+    const s = scores([...first, 'py38: commands failed', ...pytestRun('Error: second env noise')])
+    expect(s.get('ERROR: first env noise')).toBe(1)
+    expect(s.get('Error: second env noise')).toBe(1)
+    // the first run's report is not the second's `before`
+    expect(s.get('E       AssertionError: assert 1.25 == 2.0')).toBeGreaterThan(1)
+    expect(s.get('py38: commands failed')).toBeGreaterThan(1)
+    // a run that crashed before its report: nothing demoted
+    const crashed = scores(['============================= test session starts ==============================', 'Fatal Python error: Segmentation fault', 'ERROR: worker gw0 crashed'])
+    expect(crashed.get('Fatal Python error: Segmentation fault')).toBeGreaterThan(1)
+    // another runner's lines above the run (go's messages over its `--- FAIL:`): that step's, kept
+    const rule = '='.repeat(70)
+    const mixed = scores(['=== RUN   TestParse', '    parse_test.go:12: error: got 1, want 2', '--- FAIL: TestParse (0.00s)', 'ImportError: No module named mako', rule, 'ERROR: test_load (tests.test_io.IOTest)', 'IOError: [Errno 2] No such file', 'FAILED (errors=1)'])
+    expect(mixed.get('    parse_test.go:12: error: got 1, want 2')).toBeGreaterThan(1)
+    expect(mixed.get('ImportError: No module named mako')).toBe(1)
+    // pytest's report without its `test session starts` line (`pytest -q`, or pasted after other output): nothing demoted
+    const quiet = scores(['ERROR: could not load plugin cuda', '=================================== FAILURES ===================================', 'E       assert 1 == 2', '1 failed, 3 passed in 0.12s'])
+    expect(quiet.get('ERROR: could not load plugin cuda')).toBeGreaterThan(1)
+    // `ERROR: x (y)` printed by a script, with no rule of `=` above it, is no report
+    const script = scores(['Error: cannot reach the database', 'ERROR: migrate (step 3)'])
+    expect(script.get('Error: cannot reach the database')).toBeGreaterThan(1)
+  })
+
+  it("shows every failing test's exception, not the import noise printed before the report, at 4,000 chars", () => {
+    const rule = '='.repeat(70)
+    const lines = [...noise(100)]
+    // (each a template of its own: no number to mask)
+    const deps = ['mako', 'docutils', 'pymongo', 'qgis', 'tensorflow', 'nose', 'sklearn', 'vtk', 'matplotlib', 'pandas', 'scipy', 'sympy', 'networkx', 'h5py', 'yaml', 'lxml', 'psycopg', 'redis', 'boto', 'zmq']
+    for (const d of deps) lines.push(`Loading package ${d}`, `ImportError: No module named ${d}.core`, `ERROR: Could not import module: vistrails.packages.${d}`)
+    lines.push('s' + '.'.repeat(60))
+    for (let i = 0; i < 6; i++) lines.push(rule, `ERROR: test_loop_${i} (vistrails.core.scripting.export.TestExport)`, '-'.repeat(70), 'Traceback (most recent call last):', `  File "/src/export.py", line ${100 + i}, in test_loop_${i}`, `IOError: [Errno 2] No such file or directory: u'/src/tests/resources/export_loop_${i}.xml'`, '')
+    lines.push('-'.repeat(70), 'Ran 445 tests in 70.302s', '', 'FAILED (errors=6)')
+    const out = fitText(lines.join('\n'), 4000, profile).text
+    expect(out.length).toBeLessThanOrEqual(4000)
+    for (let i = 0; i < 6; i++) expect(out).toContain(`export_loop_${i}.xml`)
+  })
+})

@@ -10,6 +10,7 @@
 import { isDigit } from './chars.js'
 import { afterLevel, afterLinePrefix, afterSgr, indentAt, isBarePrefix, jsonField, trimmedEnd } from './shapes.js'
 import { lineAt, nextStart } from './lines.js'
+import { runnerLine } from './runners.js'
 
 /** Longest lead (timestamp, level) allowed before `Running ` on the block's first line. */
 const RUNNING_LEAD = 48
@@ -297,5 +298,114 @@ export function demoteUncaptured(text: string, salient: { start: number; end: nu
     while (k < h && salient[k]!.start < top) k++
     for (; k < h; k++) salient[k]!.score = 1
     k = h + 1
+  }
+}
+
+/** pytest's report of what failed: `=== FAILURES ===`, `=== ERRORS ===` (the rule's length varies). */
+const PYTEST_REPORT = /^=+ (?:FAILURES|ERRORS) =+ *\r?$/
+/** unittest's report of one test, after a rule of `=`: `ERROR: test_x (mod.Case)`, `FAIL: test_y (mod.Case)`, `ERROR: tests.test_a (unittest.loader._FailedTest)`. */
+const UNITTEST_REPORT = /^(?:FAIL|ERROR): [\w.]+ \([\w.]+\)/
+/** unittest's verbose verdict: `test_b (mod.Case) ... ERROR`. */
+const UNITTEST_VERDICT = /^\w+ \([\w.]+\)(?: \.\.\.)? (?:FAIL|ERROR)$/
+/** pytest's progress after a verdict: ` [ 12%]`. */
+const PROGRESS = / +\[ *\d+%\]$/
+/** Chars of a line read for a failed test's line (see {@link isPythonTestLine}). */
+const TEST_LINE_CHARS = 400
+
+/**
+ * True when the salient line `s` is a failed test's line of a Python run: pytest's
+ * `tests/a.py::test_b[x, 1] FAILED [ 12%]` or `FAILED tests/a.py::test_b - ...` (its first token
+ * names a test: `::` in it), unittest's `test_b (mod.Case) ... ERROR`. Char tests and anchored
+ * patterns without nested repeats: linear in the line's first {@link TEST_LINE_CHARS} chars.
+ */
+function isPythonTestLine(text: string, s: { start: number; end: number }): boolean {
+  const from = afterSgr(text, afterLinePrefix(text, s.start, s.end), s.end)
+  const line = text.slice(from, trimmedEnd(text, from, Math.min(s.end, from + TEST_LINE_CHARS)))
+  const named = (at: number): boolean => {
+    const space = line.indexOf(' ', at)
+    const colons = line.indexOf('::', at)
+    return colons > at && (space === -1 || colons < space)
+  }
+  if (line.startsWith('FAILED ')) return named(7)
+  if (line.startsWith('ERROR ')) return named(6)
+  const verdict = line.replace(PROGRESS, '')
+  if (!verdict.endsWith(' FAILED') && !verdict.endsWith(' ERROR') && !verdict.endsWith(' FAIL')) return false
+  return named(0) || UNITTEST_VERDICT.test(verdict)
+}
+
+/**
+ * True when the salient line `s` opens a Python runner's report of its failures: pytest's
+ * `=== FAILURES ===` / `=== ERRORS ===`, or unittest's first `ERROR: test (mod.Case)` right
+ * under its rule of `=`.
+ */
+function opensPythonReport(text: string, s: { start: number; end: number }): boolean {
+  const from = afterLinePrefix(text, s.start, s.end)
+  const c = text.charCodeAt(from)
+  if (c === 61) return s.end - from <= 200 && PYTEST_REPORT.test(text.slice(from, s.end))
+  if ((c !== 69 && c !== 70) || !UNITTEST_REPORT.test(text.slice(from, Math.min(s.end, from + 300)))) return false
+  if (s.start < 2) return false
+  const above = lineAt(text, 0, text.lastIndexOf('\n', s.start - 2) + 1)
+  const aboveFrom = afterLinePrefix(text, above.start, above.end)
+  const rule = trimmedEnd(text, aboveFrom, above.end)
+  if (rule - aboveFrom < 20) return false
+  for (let i = aboveFrom; i < rule; i++) if (text.charCodeAt(i) !== 61) return false
+  return true
+}
+
+/**
+ * True when the salient line whose text starts at `from` (after its prefix; it starts with `E` or
+ * `F`) may open unittest's report or end its run: `ERROR: `, `FAIL: `, `FAILED (`. A line that
+ * starts with `=` is a candidate too (pytest's report and summary). See {@link demoteBeforeReport}.
+ */
+export function mayEndOrReport(text: string, from: number): boolean {
+  return text.startsWith('ERROR: ', from) || text.startsWith('FAIL: ', from) || text.startsWith('FAILED (', from)
+}
+
+/**
+ * A Python test run that reports its failures at its end (pytest's `=== FAILURES ===`, unittest's
+ * `ERROR: test (mod.Case)` blocks) holds each failure's traceback and message there: what was
+ * printed with an error word while the run went on (a package that could not be imported and was
+ * skipped, a library's logged retries) is not the verdict. The salient lines between the run's
+ * start and its report score 1, except a failed test's line ({@link isPythonTestLine}). The run
+ * starts after the previous run's summary (pytest's `=== 1 failed ... ===`, unittest's `FAILED
+ * (errors=1)`) or the log's start, and after the last line above its report with another
+ * runner's or a build tool's shape (`runners.ts` runnerLine: go's `--- FAIL: TestX`, Gradle's
+ * `> Task :a:test FAILED`, a compiler's `a.c:3:1: error:`), whose lines are another step's; a
+ * pytest run starts at its `test session starts` line, and without one (`pytest -q`, a report
+ * pasted after other output) nothing is demoted. `candidates`: indexes in `salient` of the
+ * lines that may open a report or end a run, ascending. The spans read are apart: linear.
+ */
+export function demoteBeforeReport(text: string, salient: { start: number; end: number; score: number }[], candidates: readonly number[]): void {
+  let runStart = 0
+  let reported = false
+  const shapeOf = (s: { start: number; end: number }) => runnerLine(text.slice(s.start, Math.min(s.end, s.start + TEST_LINE_CHARS))).shape
+  for (const r of candidates) {
+    const s = salient[r]!
+    const at = afterLinePrefix(text, s.start, s.end)
+    if (text.charCodeAt(at) === 61 ? shapeOf(s) === 'summary' : text.startsWith('FAILED (', at)) {
+      runStart = r + 1
+      reported = false
+      continue
+    }
+    if (reported || !opensPythonReport(text, s)) continue
+    reported = true
+    // (pytest's run starts at its `=== test session starts ===` line: what ran before it is another
+    // step's; without that line, `pytest -q` or a report pasted after other output, nothing is)
+    const from = runStart > 0 ? salient[runStart - 1]!.end : 0
+    let first = from
+    if (text.charCodeAt(afterLinePrefix(text, s.start, s.end)) === 61) {
+      const session = text.slice(from, s.start).lastIndexOf(' test session starts ')
+      if (session === -1) continue
+      first = from + session
+    }
+    // (another runner's failure or summary, a build tool's diagnostic, ends what is demoted: the
+    // lines above it are that step's, `--- FAIL: TestX` under its messages, Gradle's `> Task ... FAILED`)
+    let top = r
+    while (top > runStart && salient[top - 1]!.start >= first && (isPythonTestLine(text, salient[top - 1]!) || shapeOf(salient[top - 1]!) === undefined)) top--
+    for (let k = top; k < r; k++) {
+      const line = salient[k]!
+      if (line.score > 1 && !isPythonTestLine(text, line)) line.score = 1
+    }
+    runStart = r
   }
 }

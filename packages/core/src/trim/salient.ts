@@ -10,7 +10,7 @@ import { isDigit, isUpper } from './chars.js'
 import { runnerShape } from './runners.js'
 import { JSON_FAIL, JSON_PASS, LinePrefixReader, QUIET_BLOCK, RED_SCORE, afterLinePrefix, isBarePrefix, labelKinds, isCompactProgress, isCrossMark, lineShape, shapeScore, trimmedEnd } from './shapes.js'
 import { demoteSourceListings } from './listing.js'
-import { demoteRecapped, demoteUncaptured, goJsonTest, isJestSuite, goPassedBlockStart, isJestRecap, passedBlockStart, surefirePass } from './passing.js'
+import { demoteBeforeReport, demoteRecapped, mayEndOrReport, demoteUncaptured, goJsonTest, isJestSuite, goPassedBlockStart, isJestRecap, passedBlockStart, surefirePass } from './passing.js'
 import { endsWithSuccess, startsWithSuccess } from './verdict.js'
 
 /** A salient line found by {@link scanLines}. `start`/`end` are char offsets (end excludes `\n`). */
@@ -306,6 +306,8 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000, re
   let jsonTests: Map<string, number[]> | undefined
   // Failing Jest suites' headers: the index of each in `salient` (`passing.ts` demoteUncaptured).
   let suites: number[] | undefined
+  // Lines that may open a Python runner's report or end its run (`passing.ts` demoteBeforeReport).
+  let reports: number[] | undefined
   // Jest's `Summary of all failing tests` headings: the index of the next salient line at each (`passing.ts` demoteRecapped).
   let recaps: number[] | undefined
   // The lines a tool printed in red whose colour a filter took away (`colour.ts`), ascending: scored
@@ -322,6 +324,8 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000, re
     // a failing Jest suite's header (`FAIL test/a.test.js`, read where its prefix ends, as `demoteUncaptured` reads it): what the code printed right above it is demoted after the pass
     const c = text.charCodeAt(from) === 32 ? text.charCodeAt(from + 1) : text.charCodeAt(from)
     if (c === 70 && isJestSuite(text, from, end)) (suites ??= []).push(salient.length)
+    // (a line that may open a Python runner's report or end its run: `passing.ts` demoteBeforeReport)
+    if (c === 61 || ((c === 69 || c === 70) && mayEndOrReport(text, from))) (reports ??= []).push(salient.length)
     for (let k = 0; k < 8 && text.charCodeAt(from) === 32; k++) from++
     if (text.charCodeAt(from) === 123) {
       const key = goJsonTest(text, from, end, true)
@@ -480,6 +484,7 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000, re
   }
   if (recaps !== undefined) demoteRecapped(text, salient, recaps)
   if (suites !== undefined) demoteUncaptured(text, salient, suites)
+  if (reports !== undefined) demoteBeforeReport(text, salient, reports)
   demoteSourceListings(text, salient)
   return { lines: line, salient, salientTotal }
 }
