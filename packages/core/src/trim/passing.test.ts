@@ -621,8 +621,31 @@ describe("what a Python test run printed before its report of failures (passing.
     const quiet = scores(['ERROR: could not load plugin cuda', '=================================== FAILURES ===================================', 'E       assert 1 == 2', '1 failed, 3 passed in 0.12s'])
     expect(quiet.get('ERROR: could not load plugin cuda')).toBeGreaterThan(1)
     // `ERROR: x (y)` printed by a script, with no rule of `=` above it, is no report
-    const script = scores(['Error: cannot reach the database', 'ERROR: migrate (step 3)'])
+    const script = scores(['Error: cannot reach the database', 'ERROR: migrate (db.Step)', 'Traceback (most recent call last):'])
     expect(script.get('Error: cannot reach the database')).toBeGreaterThan(1)
+  })
+
+  it("keeps every form of a failed test's own line, a crash's report and another tool's diagnostic (review)", () => {
+    const session = '============================= test session starts =============================='
+    const report = ['=================================== FAILURES ===================================', 'E   assert 1 == 2', '========================= 1 failed, 3 passed in 1.00s =========================']
+    const verdicts = ['[gw1] [ 25%] FAILED tests/a.py::test_b', '[gw0] [ 37%] ERROR tests/a.py::test_c', 'tests/a.py::test_d FAILED', 'FAILED [ 50%]']
+    const s = scores([session, 'ERROR: could not load optional backend cuda', ...verdicts, 'Fatal Python error: Segmentation fault', ...report])
+    for (const v of verdicts) expect(s.get(v)).toBeGreaterThan(1)
+    expect(s.get('Fatal Python error: Segmentation fault')).toBeGreaterThan(1)
+    expect(s.get('ERROR: could not load optional backend cuda')).toBe(1)
+    // unittest's verdict after a docstring or a subtest's parameters
+    const rule = '='.repeat(70)
+    const u = scores(['ImportError: No module named mako', 'Check the totals ... FAIL', 'test_b (mod.Case.test_b) (i=1) ... ERROR', rule, 'FAIL: test_a (mod.Case)', 'AssertionError: 1 != 2', 'FAILED (failures=1, errors=1)'])
+    expect(u.get('Check the totals ... FAIL')).toBeGreaterThan(1)
+    expect(u.get('test_b (mod.Case.test_b) (i=1) ... ERROR')).toBeGreaterThan(1)
+    expect(u.get('ImportError: No module named mako')).toBe(1)
+    // mypy run before unittest (no column: no runner shape), and a tox command's start
+    const mypy = 'src/app.py:3: error: Incompatible types in assignment (expression has type "str", variable has type "int")  [assignment]'
+    const m = scores([mypy, 'Found 1 error in 1 file (checked 4 source files)', '.F', rule, 'FAIL: test_b (tests.test_a.T)', 'AssertionError: 1 != 2', 'FAILED (failures=1)'])
+    expect(m.get(mypy)).toBeGreaterThan(1)
+    const tox = scores(['lint run-test: commands[0] | pip install nonexistent==9.9', 'ERROR: No matching distribution found for nonexistent==9.9', 'py38 run-test: commands[1] | python -m unittest', 'ERROR: logged while importing plugins', rule, 'FAIL: test_b (tests.test_a.T)', 'FAILED (failures=1)'])
+    expect(tox.get('ERROR: No matching distribution found for nonexistent==9.9')).toBeGreaterThan(1)
+    expect(tox.get('ERROR: logged while importing plugins')).toBe(1)
   })
 
   it("shows every failing test's exception, not the import noise printed before the report, at 4,000 chars", () => {

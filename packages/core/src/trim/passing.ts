@@ -291,8 +291,8 @@ export function demoteUncaptured(text: string, salient: { start: number; end: nu
       if (end === above || isBarePrefix(text, above, lineEnd)) break
       const from = afterLinePrefix(text, above, end)
       if (isJestSuite(text, from, end) || text.startsWith('Tests:', from) || text.startsWith('Test Suites:', from)) break
-      // a worker that crashed (V8's `FATAL ERROR: ... heap out of memory`): what follows it is the crash's, not a logger's
-      if (text.startsWith('FATAL ERROR: ', from)) break
+      // a worker that crashed (V8's `FATAL ERROR: ... heap out of memory`, `# Fatal error in ...`): what follows it is the crash's, not a logger's
+      if (text.startsWith('FATAL ERROR: ', from) || text.startsWith('# Fatal error in ', from)) break
       top = above
     }
     while (k < h && salient[k]!.start < top) k++
@@ -305,32 +305,56 @@ export function demoteUncaptured(text: string, salient: { start: number; end: nu
 const PYTEST_REPORT = /^=+ (?:FAILURES|ERRORS) =+ *\r?$/
 /** unittest's report of one test, after a rule of `=`: `ERROR: test_x (mod.Case)`, `FAIL: test_y (mod.Case)`, `ERROR: tests.test_a (unittest.loader._FailedTest)`. */
 const UNITTEST_REPORT = /^(?:FAIL|ERROR): [\w.]+ \([\w.]+\)/
-/** unittest's verbose verdict: `test_b (mod.Case) ... ERROR`. */
-const UNITTEST_VERDICT = /^\w+ \([\w.]+\)(?: \.\.\.)? (?:FAIL|ERROR)$/
-/** pytest's progress after a verdict: ` [ 12%]`. */
-const PROGRESS = / +\[ *\d+%\]$/
 /** Chars of a line read for a failed test's line (see {@link isPythonTestLine}). */
 const TEST_LINE_CHARS = 400
+
+/** End of `line` before pytest's progress (` [ 12%]`), read back by hand (a pattern unanchored at its start would restart at every blank). */
+function beforeProgress(line: string): number {
+  let i = line.length
+  if (!line.endsWith('%]')) return i
+  i -= 2
+  while (i > 0 && isDigit(line.charCodeAt(i - 1))) i--
+  while (i > 0 && line.charCodeAt(i - 1) === 32) i--
+  if (i === 0 || line.charCodeAt(i - 1) !== 91) return line.length
+  i--
+  while (i > 0 && line.charCodeAt(i - 1) === 32) i--
+  return i
+}
+
+/** Offset in `line` after pytest-xdist's worker and progress (`[gw1] [ 25%] `), 0 when none. */
+function afterWorker(line: string): number {
+  if (!line.startsWith('[gw')) return 0
+  let i = line.indexOf('] ')
+  if (i === -1) return 0
+  i += 2
+  if (line.charCodeAt(i) !== 91) return i
+  const close = line.indexOf('%] ', i)
+  return close === -1 || close - i > 6 ? i : close + 3
+}
 
 /**
  * True when the salient line `s` is a failed test's line of a Python run: pytest's
  * `tests/a.py::test_b[x, 1] FAILED [ 12%]` or `FAILED tests/a.py::test_b - ...` (its first token
- * names a test: `::` in it), unittest's `test_b (mod.Case) ... ERROR`. Char tests and anchored
- * patterns without nested repeats: linear in the line's first {@link TEST_LINE_CHARS} chars.
+ * names a test: `::` in it), pytest-xdist's `[gw1] [ 25%] FAILED tests/a.py::test_b`, `pytest -s`'s
+ * verdict alone on its line (`FAILED [ 50%]`), unittest's verbose `... FAIL` / `... ERROR` (after
+ * a test's name, its docstring or a subtest's parameters). Char tests and `indexOf`: linear in the
+ * line's first {@link TEST_LINE_CHARS} chars.
  */
 function isPythonTestLine(text: string, s: { start: number; end: number }): boolean {
   const from = afterSgr(text, afterLinePrefix(text, s.start, s.end), s.end)
-  const line = text.slice(from, trimmedEnd(text, from, Math.min(s.end, from + TEST_LINE_CHARS)))
+  const whole = text.slice(from, trimmedEnd(text, from, Math.min(s.end, from + TEST_LINE_CHARS)))
+  const line = whole.slice(afterWorker(whole))
   const named = (at: number): boolean => {
     const space = line.indexOf(' ', at)
     const colons = line.indexOf('::', at)
     return colons > at && (space === -1 || colons < space)
   }
+  const verdict = line.slice(0, beforeProgress(line))
+  if (verdict === 'FAILED' || verdict === 'ERROR') return true
   if (line.startsWith('FAILED ')) return named(7)
   if (line.startsWith('ERROR ')) return named(6)
-  const verdict = line.replace(PROGRESS, '')
-  if (!verdict.endsWith(' FAILED') && !verdict.endsWith(' ERROR') && !verdict.endsWith(' FAIL')) return false
-  return named(0) || UNITTEST_VERDICT.test(verdict)
+  if (verdict.endsWith(' ... FAIL') || verdict.endsWith(' ... ERROR')) return true
+  return (verdict.endsWith(' FAILED') || verdict.endsWith(' ERROR')) && named(0)
 }
 
 /**
@@ -359,6 +383,29 @@ function opensPythonReport(text: string, s: { start: number; end: number }): boo
  */
 export function mayEndOrReport(text: string, from: number): boolean {
   return text.startsWith('ERROR: ', from) || text.startsWith('FAIL: ', from) || text.startsWith('FAILED (', from)
+}
+
+/** A compiler's or a type checker's diagnostic without a column: mypy's `src/a.py:3: error: ...`. */
+const LINE_DIAGNOSTIC = /^\S+:\d+: (?:error|fatal error): /
+
+/** True when the salient line `s` is a build tool's diagnostic of {@link LINE_DIAGNOSTIC}'s shape (read in its first {@link TEST_LINE_CHARS} chars). */
+function isDiagnostic(text: string, s: { start: number; end: number }): boolean {
+  const from = afterLinePrefix(text, s.start, s.end)
+  return LINE_DIAGNOSTIC.test(text.slice(from, Math.min(s.end, from + TEST_LINE_CHARS)))
+}
+
+/** What starts a command's output: a GitHub Actions step's `##[group]Run `, tox's `commands[0] | `, a shell's echoed `$ ` (Travis CI after its `travis_time` mark, GitLab). */
+const COMMAND_MARKS = ['##[group]Run ', '] | ', '\n$ ', '\r$ ', '\x1b[0K$ ']
+
+/** Offset of the last command's start (see {@link COMMAND_MARKS}) in `text[from, to)`, `from` when none. Reads the span once per mark. */
+function lastCommand(text: string, from: number, to: number): number {
+  const span = text.slice(from, to)
+  let best = 0
+  for (const mark of COMMAND_MARKS) {
+    const at = span.lastIndexOf(mark)
+    if (at > best && (mark !== '] | ' || span.lastIndexOf(' commands[', at) > span.lastIndexOf('\n', at))) best = at
+  }
+  return from + best
 }
 
 /**
@@ -398,13 +445,23 @@ export function demoteBeforeReport(text: string, salient: { start: number; end: 
       if (session === -1) continue
       first = from + session
     }
+    // (the step that ran the tests starts at its command: a CI step's, a tox command's)
+    const step = lastCommand(text, first, s.start)
+    if (step > first) first = step
     // (another runner's failure or summary, a build tool's diagnostic, ends what is demoted: the
-    // lines above it are that step's, `--- FAIL: TestX` under its messages, Gradle's `> Task ... FAILED`)
+    // lines above it are that step's, `--- FAIL: TestX` under its messages, Gradle's `> Task ...
+    // FAILED`, mypy's `a.py:3: error:`; and a crash's report is kept: `Fatal Python error:`)
+    const keep: boolean[] = []
     let top = r
-    while (top > runStart && salient[top - 1]!.start >= first && (isPythonTestLine(text, salient[top - 1]!) || shapeOf(salient[top - 1]!) === undefined)) top--
+    for (; top > runStart && salient[top - 1]!.start >= first; top--) {
+      const line = salient[top - 1]!
+      const test = isPythonTestLine(text, line)
+      if (!test && (shapeOf(line) !== undefined || isDiagnostic(text, line))) break
+      keep.push(test || text.startsWith('Fatal Python error: ', afterLinePrefix(text, line.start, line.end)))
+    }
     for (let k = top; k < r; k++) {
       const line = salient[k]!
-      if (line.score > 1 && !isPythonTestLine(text, line)) line.score = 1
+      if (line.score > 1 && !keep[r - 1 - k]!) line.score = 1
     }
     runStart = r
   }
