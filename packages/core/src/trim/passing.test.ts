@@ -500,6 +500,10 @@ describe('what the code under test wrote straight to stdout above a failing Jest
     // a logger's line above the crash, unbroken, keeps its score too: the walk stopped at the crash
     const above = scores(['ERROR [Importer] reading batch 7', ...crash, header, '  ● Test suite failed to run'])
     expect(above.get('ERROR [Importer] reading batch 7')).toBe(4)
+    // V8's other fatal form
+    const invalid = scores(['ERROR [Importer] reading batch 8', '# Fatal error in , line 0', '# Fatal JavaScript invalid size error 169220804', header, '  ● Test suite failed to run'])
+    expect(invalid.get('# Fatal JavaScript invalid size error 169220804')).toBeGreaterThan(1)
+    expect(invalid.get('ERROR [Importer] reading batch 8')).toBe(4)
   })
 
   it("takes a `FAIL x.js` line for a suite's header only when Jest's report follows it", () => {

@@ -291,8 +291,8 @@ export function demoteUncaptured(text: string, salient: { start: number; end: nu
       if (end === above || isBarePrefix(text, above, lineEnd)) break
       const from = afterLinePrefix(text, above, end)
       if (isJestSuite(text, from, end) || text.startsWith('Tests:', from) || text.startsWith('Test Suites:', from)) break
-      // a worker that crashed (V8's `FATAL ERROR: ... heap out of memory`, `# Fatal error in ...`): what follows it is the crash's, not a logger's
-      if (text.startsWith('FATAL ERROR: ', from) || text.startsWith('# Fatal error in ', from)) break
+      // a worker that crashed (V8's `FATAL ERROR: ... heap out of memory`, `# Fatal error in ...`, `# Fatal JavaScript ...`): what follows it is the crash's, not a logger's
+      if (text.startsWith('FATAL ERROR: ', from) || text.startsWith('# Fatal ', from)) break
       top = above
     }
     while (k < h && salient[k]!.start < top) k++
