@@ -647,7 +647,7 @@ describe("what a Python test run printed before its report of failures (passing.
     const mypy = 'src/app.py:3: error: Incompatible types in assignment (expression has type "str", variable has type "int")  [assignment]'
     const m = scores([mypy, 'Found 1 error in 1 file (checked 4 source files)', '.F', rule, 'FAIL: test_b (tests.test_a.T)', 'AssertionError: 1 != 2', 'FAILED (failures=1)'])
     expect(m.get(mypy)).toBeGreaterThan(1)
-    const tox = scores(['lint run-test: commands[0] | pip install nonexistent==9.9', 'ERROR: No matching distribution found for nonexistent==9.9', 'py38 run-test: commands[1] | python -m unittest', 'ERROR: logged while importing plugins', rule, 'FAIL: test_b (tests.test_a.T)', 'FAILED (failures=1)'])
+    const tox = scores(['lint run-test: commands[0] | pip install nonexistent==9.9', 'ERROR: No matching distribution found for nonexistent==9.9', 'py38 run-test: commands[1] | python -m unittest', 'loading plugins [3/3] | done', 'ERROR: logged while importing plugins', rule, 'FAIL: test_b (tests.test_a.T)', 'FAILED (failures=1)'])
     expect(tox.get('ERROR: No matching distribution found for nonexistent==9.9')).toBeGreaterThan(1)
     expect(tox.get('ERROR: logged while importing plugins')).toBe(1)
   })

@@ -397,13 +397,24 @@ function isDiagnostic(text: string, s: { start: number; end: number }): boolean 
 /** What starts a command's output: a GitHub Actions step's `##[group]Run `, tox's `commands[0] | `, a shell's echoed `$ ` (Travis CI after its `travis_time` mark, GitLab). */
 const COMMAND_MARKS = ['##[group]Run ', '] | ', '\n$ ', '\r$ ', '\x1b[0K$ ']
 
-/** Offset of the last command's start (see {@link COMMAND_MARKS}) in `text[from, to)`, `from` when none. Reads the span once per mark. */
+/**
+ * Offset of the last command's start (see {@link COMMAND_MARKS}) in `text[from, to)`, `from` when
+ * none. Reads the span once per mark, and a line holding `] | ` once more (tox's needs
+ * ` commands[` before it on its line).
+ */
 function lastCommand(text: string, from: number, to: number): number {
   const span = text.slice(from, to)
   let best = 0
   for (const mark of COMMAND_MARKS) {
-    const at = span.lastIndexOf(mark)
-    if (at > best && (mark !== '] | ' || span.lastIndexOf(' commands[', at) > span.lastIndexOf('\n', at))) best = at
+    let at = span.lastIndexOf(mark)
+    if (mark === '] | ') {
+      while (at > best) {
+        const lineStart = span.lastIndexOf('\n', at) + 1
+        if (span.slice(lineStart, at).includes(' commands[')) break
+        at = lineStart > 0 ? span.lastIndexOf(mark, lineStart - 1) : -1
+      }
+    }
+    if (at > best) best = at
   }
   return from + best
 }
@@ -413,14 +424,16 @@ function lastCommand(text: string, from: number, to: number): number {
  * `ERROR: test (mod.Case)` blocks) holds each failure's traceback and message there: what was
  * printed with an error word while the run went on (a package that could not be imported and was
  * skipped, a library's logged retries) is not the verdict. The salient lines between the run's
- * start and its report score 1, except a failed test's line ({@link isPythonTestLine}). The run
- * starts after the previous run's summary (pytest's `=== 1 failed ... ===`, unittest's `FAILED
- * (errors=1)`) or the log's start, and after the last line above its report with another
- * runner's or a build tool's shape (`runners.ts` runnerLine: go's `--- FAIL: TestX`, Gradle's
- * `> Task :a:test FAILED`, a compiler's `a.c:3:1: error:`), whose lines are another step's; a
- * pytest run starts at its `test session starts` line, and without one (`pytest -q`, a report
- * pasted after other output) nothing is demoted. `candidates`: indexes in `salient` of the
- * lines that may open a report or end a run, ascending. The spans read are apart: linear.
+ * start and its report score 1, except a failed test's line ({@link isPythonTestLine}) and a
+ * crash's `Fatal Python error:`. The run starts after the previous run's summary (pytest's `===
+ * 1 failed ... ===`, unittest's `FAILED (errors=1)`) or the log's start, at the last command
+ * above its report ({@link COMMAND_MARKS}), and after the last line above its report with
+ * another runner's or a build tool's shape (`runners.ts` runnerLine: go's `--- FAIL: TestX`,
+ * Gradle's `> Task :a:test FAILED`, a compiler's `a.c:3:1: error:`; mypy's `a.py:3: error:`),
+ * whose lines are another step's; a pytest run starts at its `test session starts` line, and
+ * without one (`pytest -q`, a report pasted after other output) nothing is demoted.
+ * `candidates`: indexes in `salient` of the lines that may open a report or end a run,
+ * ascending. The spans read are apart: linear.
  */
 export function demoteBeforeReport(text: string, salient: { start: number; end: number; score: number }[], candidates: readonly number[]): void {
   let runStart = 0
@@ -440,7 +453,7 @@ export function demoteBeforeReport(text: string, salient: { start: number; end: 
     // step's; without that line, `pytest -q` or a report pasted after other output, nothing is)
     const from = runStart > 0 ? salient[runStart - 1]!.end : 0
     let first = from
-    if (text.charCodeAt(afterLinePrefix(text, s.start, s.end)) === 61) {
+    if (text.charCodeAt(at) === 61) {
       const session = text.slice(from, s.start).lastIndexOf(' test session starts ')
       if (session === -1) continue
       first = from + session
