@@ -431,6 +431,15 @@ describe("Jest's recap of every failing file (passing.ts isJestRecap, demoteReca
   })
 })
 
+/** Each salient line's score, by its text (the lines joined as one log). */
+function scores(lines: string[]): Map<string, number> {
+  const text = lines.join('\n')
+  return new Map(scanLines(text, true).salient.map((s) => [text.slice(s.start, s.end), s.score]))
+}
+
+/** unittest's rule of `=` above each test's report. */
+const rule = '='.repeat(70)
+
 describe('what the code under test wrote straight to stdout above a failing Jest suite (passing.ts demoteUncaptured)', () => {
   const logger = (i: number): string[] => [
     `[Nest] 4242  - 11/27/2026, 10:40:00 PM   ERROR [Publisher] Failed to publish OrderPlaced e${i}: connect ECONNREFUSED 127.0.0.1:5432`,
@@ -445,10 +454,6 @@ describe('what the code under test wrote straight to stdout above a failing Jest
     '',
     ...Array.from({ length: 6 }, (_, i) => [`  ● Publisher › publishes order ${i} after transient errors`, '', '    expect(received).toHaveLength(expected)', '', `    Expected length: ${i + 1}`, '    Received length: 0', '']).flat(),
   ]
-  const scores = (lines: string[]): Map<string, number> => {
-    const text = lines.join('\n')
-    return new Map(scanLines(text, true).salient.map((s) => [text.slice(s.start, s.end), s.score]))
-  }
   const earlier = ['PASS test/cart.test.js', '  Cart', '    ✓ adds an item (2 ms)', '']
 
   it("scores the run right above a suite's FAIL header 1, and the suite's own failures as before", () => {
@@ -551,10 +556,6 @@ describe('what the code under test wrote straight to stdout above a failing Jest
 })
 
 describe("what a Python test run printed before its report of failures (passing.ts demoteBeforeReport)", () => {
-  const scores = (lines: string[]): Map<string, number> => {
-    const text = lines.join('\n')
-    return new Map(scanLines(text, true).salient.map((s) => [text.slice(s.start, s.end), s.score]))
-  }
   const lint = 'src/app.py:3: error: Incompatible types in assignment (expression has type "str", variable has type "int")'
   const pytestRun = (noise: string): string[] => [
     '============================= test session starts ==============================',
@@ -583,7 +584,6 @@ describe("what a Python test run printed before its report of failures (passing.
   })
 
   it("scores 1 what unittest's run printed before its first `ERROR: test (mod.Case)` under a rule of `=`; the report stays", () => {
-    const rule = '='.repeat(70)
     const s = scores([
       'ImportError: No module named mako.template',
       'test_load (tests.test_io.IOTest) ... ERROR',
@@ -617,7 +617,6 @@ describe("what a Python test run printed before its report of failures (passing.
     const crashed = scores(['============================= test session starts ==============================', 'Fatal Python error: Segmentation fault', 'ERROR: worker gw0 crashed'])
     expect(crashed.get('Fatal Python error: Segmentation fault')).toBeGreaterThan(1)
     // another runner's lines above the run (go's messages over its `--- FAIL:`): that step's, kept
-    const rule = '='.repeat(70)
     const mixed = scores(['=== RUN   TestParse', '    parse_test.go:12: error: got 1, want 2', '--- FAIL: TestParse (0.00s)', 'ImportError: No module named mako', rule, 'ERROR: test_load (tests.test_io.IOTest)', 'IOError: [Errno 2] No such file', 'FAILED (errors=1)'])
     expect(mixed.get('    parse_test.go:12: error: got 1, want 2')).toBeGreaterThan(1)
     expect(mixed.get('ImportError: No module named mako')).toBe(1)
@@ -638,7 +637,6 @@ describe("what a Python test run printed before its report of failures (passing.
     expect(s.get('Fatal Python error: Segmentation fault')).toBeGreaterThan(1)
     expect(s.get('ERROR: could not load optional backend cuda')).toBe(1)
     // unittest's verdict after a docstring or a subtest's parameters
-    const rule = '='.repeat(70)
     const u = scores(['ImportError: No module named mako', 'Check the totals ... FAIL', 'test_b (mod.Case.test_b) (i=1) ... ERROR', rule, 'FAIL: test_a (mod.Case)', 'AssertionError: 1 != 2', 'FAILED (failures=1, errors=1)'])
     expect(u.get('Check the totals ... FAIL')).toBeGreaterThan(1)
     expect(u.get('test_b (mod.Case.test_b) (i=1) ... ERROR')).toBeGreaterThan(1)
@@ -653,7 +651,6 @@ describe("what a Python test run printed before its report of failures (passing.
   })
 
   it("shows every failing test's exception, not the import noise printed before the report, at 4,000 chars", () => {
-    const rule = '='.repeat(70)
     const lines = [...noise(100)]
     // (each a template of its own: no number to mask)
     const deps = ['mako', 'docutils', 'pymongo', 'qgis', 'tensorflow', 'nose', 'sklearn', 'vtk', 'matplotlib', 'pandas', 'scipy', 'sympy', 'networkx', 'h5py', 'yaml', 'lxml', 'psycopg', 'redis', 'boto', 'zmq']

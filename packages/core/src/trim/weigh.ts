@@ -165,7 +165,7 @@ export function walkTemplate(text: string, from: number, stop: number, trim: boo
         const d = s[j]!
         if (d === 32 || d === 9) break
         if (d === 47 || d === 92) slash = true
-        else if (d >= 48 && d <= 57) digits = true
+        else if (isDigit(d)) digits = true
       }
       if (slash && j - i > 2) {
         out[n++] = 47
