@@ -48,45 +48,102 @@ export interface MergedLines {
 }
 
 /**
- * The one loop behind the run-merging filters: `runEnd(lines, i)` says where the run starting at
+ * Where each line of `text` starts, and where the text ends: line `i` (0-based) is
+ * `text.slice(starts[i], starts[i + 1] - 1)`. A final `\n` ends the last line and opens none,
+ * as {@link splitLines} reads it.
+ */
+function lineOffsets(text: string): number[] {
+  const starts = [0]
+  for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', nl + 1)) starts.push(nl + 1)
+  if (starts[starts.length - 1] !== text.length) starts.push(text.length + 1)
+  return starts
+}
+
+/** The lines of a text as offsets into it, read without copying them (see {@link lineOffsets}). */
+interface LineView {
+  text: string
+  /** `starts[i]` is line `i`'s first char; `starts[count]` is one past the last line's end + 1. */
+  starts: number[]
+  count: number
+}
+
+const lineStart = (v: LineView, i: number): number => v.starts[i]!
+const lineEnd = (v: LineView, i: number): number => v.starts[i + 1]! - 1
+const lineText = (v: LineView, i: number): string => v.text.slice(lineStart(v, i), lineEnd(v, i))
+
+/**
+ * The one loop behind the run-merging filters: `runEnd(view, i)` says where the run starting at
  * line `i` ends (exclusive), `render(line, count)` what a run of 2+ lines becomes (`undefined`:
  * its lines stay as they are). Returns the merged text with the input line each output line
- * begins at, or `undefined` when no run was merged.
+ * begins at, or `undefined` when no run was merged. The lines are read as offsets into `text`
+ * and only a merged run's first line is copied, so a text with nothing to merge costs one
+ * newline scan and a compare of neighbouring lines.
  */
-function mergeRuns(text: string, runEnd: (lines: string[], i: number) => number, render: (line: string, count: number) => string | undefined): MergedLines | undefined {
+function mergeRuns(text: string, runEnd: (v: LineView, i: number) => number, render: (line: string, count: number) => string | undefined): MergedLines | undefined {
   if (text.length === 0) return undefined
-  const { lines, trailing } = splitLines(text)
-  const out: string[] = []
-  const starts: number[] = []
-  let changed = false
-  for (let i = 0; i < lines.length; ) {
-    const j = Math.max(i + 1, runEnd(lines, i))
-    const merged = j - i > 1 ? render(lines[i]!, j - i) : undefined
-    if (merged !== undefined) {
-      out.push(merged)
-      starts.push(i + 1)
-      changed = true
-    } else
-      for (let k = i; k < j; k++) {
-        out.push(lines[k]!)
-        starts.push(k + 1)
-      }
+  const starts = lineOffsets(text)
+  const v: LineView = { text, starts, count: starts.length - 1 }
+  // the runs merged: first line, end (exclusive), what they became
+  const merges: { i: number; j: number; line: string }[] = []
+  for (let i = 0; i < v.count; ) {
+    const j = Math.max(i + 1, runEnd(v, i))
+    const merged = j - i > 1 ? render(lineText(v, i), j - i) : undefined
+    if (merged !== undefined) merges.push({ i, j, line: merged })
     i = j
   }
-  return changed ? { text: join(out, trailing), lineStarts: starts } : undefined
+  if (merges.length === 0) return undefined
+  // the lines between two runs are one slice of the text, joined to the runs' lines with `\n`
+  const parts: string[] = []
+  const lineStarts: number[] = []
+  let next = 0
+  const keep = (to: number): void => {
+    if (to > next) parts.push(text.slice(lineStart(v, next), lineEnd(v, to - 1)))
+    for (let k = next; k < to; k++) lineStarts.push(k + 1)
+  }
+  for (const m of merges) {
+    keep(m.i)
+    parts.push(m.line)
+    lineStarts.push(m.i + 1)
+    next = m.j
+  }
+  keep(v.count)
+  return { text: parts.join('\n') + (text.endsWith('\n') ? '\n' : ''), lineStarts }
+}
+
+/**
+ * Whether lines `i` and `j` are equal, compared in place: lengths first, then chars from the
+ * end (two log lines of one length mostly share their timestamp's start and differ in the
+ * counts and ids near their end).
+ */
+function equalLines(v: LineView, i: number, j: number): boolean {
+  const a = lineStart(v, i)
+  const b = lineStart(v, j)
+  const len = lineEnd(v, i) - a
+  if (lineEnd(v, j) - b !== len) return false
+  for (let k = len - 1; k >= 0; k--) if (v.text.charCodeAt(a + k) !== v.text.charCodeAt(b + k)) return false
+  return true
 }
 
 /** End of the run of lines equal to line `i`. */
-function sameLines(lines: string[], i: number): number {
+function sameLines(v: LineView, i: number): number {
   let j = i + 1
-  while (j < lines.length && lines[j] === lines[i]) j++
+  while (j < v.count && equalLines(v, i, j)) j++
   return j
 }
 
+/** Whether line `i` holds only blanks (spaces, tabs, a `\r`). */
+function isBlankLine(v: LineView, i: number): boolean {
+  for (let k = lineStart(v, i), end = lineEnd(v, i); k < end; k++) {
+    const c = v.text.charCodeAt(k)
+    if (c !== 32 && c !== 9 && c !== 13) return false
+  }
+  return true
+}
+
 /** End of the run of blank lines starting at line `i` (`i` itself when it is not blank). */
-function blankLines(lines: string[], i: number): number {
+function blankLines(v: LineView, i: number): number {
   let j = i
-  while (j < lines.length && isBlank(lines[j]!)) j++
+  while (j < v.count && isBlankLine(v, j)) j++
   return j
 }
 

@@ -14,7 +14,8 @@ export const dedupExactFilter: FilterDef = {
   lossless: true,
   optIn: true,
   preservesLines: false,
-  // A full split and join: above 2 MB it would cost more than the fitter (issue 2's speed bound).
+  // Reads lines in place and rebuilds the text only when a run merges; above 2 MB that rebuild
+  // would cost more than the fitter (issue 2's speed bound).
   maxInput: 2_000_000,
   run: (text) => dedupExactMapped(text),
 }

@@ -30,6 +30,26 @@ export function isEventsHeader(line: string): boolean {
   return s === 'events' || s === 'event log' || s === 'event history' || s === 'activity' || s === 'recent events' || s === 'history'
 }
 
+/**
+ * Whether some line of `text` is an events header, read without splitting the text: a line whose
+ * first char is a plain ASCII char (not a blank or a heading's mark) is decided by that char, as
+ * {@link isEventsHeader} decides it first; any other line is passed to it whole.
+ */
+function hasEventsHeader(text: string): boolean {
+  for (let start = 0; start <= text.length; ) {
+    let end = text.indexOf('\n', start)
+    if (end === -1) end = text.length
+    const c = text.charCodeAt(start)
+    const plain = c < 128 && c !== 32 && c !== 9 && c !== 10 && c !== 11 && c !== 12 && c !== 13 && c !== 35 && c !== 42 && c !== 61
+    if (plain) {
+      const first = c | 32
+      if ((first === 101 || first === 97 || first === 104 || first === 114) && isEventsHeader(text.slice(start, end))) return true
+    } else if (start < end && isEventsHeader(text.slice(start, end))) return true
+    start = end + 1
+  }
+  return false
+}
+
 /** A line that opens another section: a `#` heading, or a flush-left `Title:` / `Title (N):` line. */
 function isSectionHeader(line: string): boolean {
   if (line.startsWith('#')) return true
@@ -45,6 +65,7 @@ function isSectionHeader(line: string): boolean {
  */
 export function trimEvents(text: string, options: Partial<EventsOptions> = {}): string | undefined {
   const keep = Math.min(10_000, Math.max(1, Math.floor(options.keep ?? DEFAULT_EVENTS.keep)))
+  if (!hasEventsHeader(text)) return undefined
   const lines = text.split('\n')
   const out: string[] = []
   let changed = false
