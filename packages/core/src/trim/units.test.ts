@@ -5,7 +5,7 @@ import { fitText, quietTailTop } from './fit.js'
 import { DEFAULT_PROFILES } from './profiles.js'
 import { scanLines, type SalientLine } from './salient.js'
 import { ownTemplate, weighSalient } from './weigh.js'
-import { diverse } from './middle.js'
+import { MAX_FRAMES, diverse } from './middle.js'
 import { noise } from './fixture.js'
 
 const profile = DEFAULT_PROFILES.terminal!
@@ -31,6 +31,41 @@ describe('a stack trace is one unit (middle.ts)', () => {
     expect(out).toContain('Caused by: com.acme.DiskFull: no room for the index')
     expect(out).not.toContain('at com.acme.Parser.call100(')
     expect(out.length).toBeLessThanOrEqual(4000)
+  })
+
+  it('shows a JUnit 5 trace under Surefire whole when the budget holds it (90 frames a segment)', () => {
+    // JUnit 5's engine and Surefire's booter put 80-100 frames under a failing test's exception;
+    // a cap of 60 frames a segment cut such a trace at 16k with budget left over (132 of 180 shown).
+    const frames = (cls: string, n: number): string[] => Array.from({ length: n }, (_, i) => `\tat org.acme.${cls}.step${i}(${cls}.java:${i + 10})`)
+    const lines = [
+      ...noise(2000),
+      'org.acme.TransportException: https://example.org/repo.git: 503 Service Unavailable',
+      ...frames('Fetch', 90),
+      'Caused by: org.acme.HttpError: 503 Service Unavailable',
+      ...frames('Http', 90),
+      '\t... 82 more',
+      ...noise(2000, 2001),
+    ]
+    const out = fitText(lines.join('\n'), 16_000, profile).text
+    for (const f of [...frames('Fetch', 90), ...frames('Http', 90)]) expect(out).toContain(f)
+    expect(out.length).toBeLessThanOrEqual(16_000)
+  })
+
+  it('grows a segment by at most MAX_FRAMES frames: a recursion of 1,000 leaves the budget to the next failure', () => {
+    // (trimResult's dedup-exact first folds identical frames into one `(x1000)` line; the fitter
+    // alone sees them all)
+    const lines = [
+      ...noise(2000),
+      'java.lang.StackOverflowError',
+      ...Array.from({ length: 1000 }, () => '\tat org.acme.Tree.walk(Tree.java:42)'),
+      ...noise(50, 2001),
+      'java.lang.IllegalStateException: index not rebuilt after the overflow',
+      ...noise(2000, 3000),
+    ]
+    const out = fitText(lines.join('\n'), 16_000, profile).text
+    // (the header's context after it, then the frames grown over)
+    expect(out.split('\n').filter((l) => l.endsWith('at org.acme.Tree.walk(Tree.java:42)')).length).toBeLessThanOrEqual(MAX_FRAMES + profile.contextAfter)
+    expect(out).toContain('java.lang.IllegalStateException: index not rebuilt after the overflow')
   })
 })
 
