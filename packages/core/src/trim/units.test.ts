@@ -14,18 +14,22 @@ const profile = DEFAULT_PROFILES.terminal!
 const shownLines = (out: string): Set<number> => new Set([...out.matchAll(/^(\d+): /gm)].map((m) => Number(m[1])))
 
 describe('a stack trace is one unit (middle.ts)', () => {
-  it('keeps the header, its first frames and the Caused by chain, not every frame', () => {
-    const frames = (cls: string, n: number): string[] => Array.from({ length: n }, (_, i) => `\tat com.acme.${cls}.call${i}(${cls}.java:${i + 10})`)
-    const lines = [
-      ...noise(300),
+  /** `n` distinct JVM frames of class `cls`. */
+  const frames = (cls: string, n: number): string[] => Array.from({ length: n }, (_, i) => `\tat com.acme.${cls}.call${i}(${cls}.java:${i + 10})`)
+  /** An exception with `n` frames and a `Caused by:` with `m`, between `pad` lines of noise each side. */
+  const trace = (pad: number, n: number, m: number): string =>
+    [
+      ...noise(pad),
       'java.lang.IllegalStateException: parser state broken',
-      ...frames('Parser', 150),
+      ...frames('Parser', n),
       'Caused by: com.acme.DiskFull: no room for the index',
-      ...frames('Store', 40),
+      ...frames('Store', m),
       '\t... 42 more',
-      ...noise(300, 301),
-    ]
-    const out = fitText(lines.join('\n'), 4000, profile).text
+      ...noise(pad, pad + 1),
+    ].join('\n')
+
+  it('keeps the header, its first frames and the Caused by chain, not every frame', () => {
+    const out = fitText(trace(300, 150, 40), 4000, profile).text
     expect(out).toContain('java.lang.IllegalStateException: parser state broken')
     expect(out).toContain('at com.acme.Parser.call0(Parser.java:10)')
     expect(out).toContain('Caused by: com.acme.DiskFull: no room for the index')
@@ -35,19 +39,9 @@ describe('a stack trace is one unit (middle.ts)', () => {
 
   it('shows a JUnit 5 trace under Surefire whole when the budget holds it (90 frames a segment)', () => {
     // JUnit 5's engine and Surefire's booter put 80-100 frames under a failing test's exception;
-    // a cap of 60 frames a segment cut such a trace at 16k with budget left over (132 of 180 shown).
-    const frames = (cls: string, n: number): string[] => Array.from({ length: n }, (_, i) => `\tat org.acme.${cls}.step${i}(${cls}.java:${i + 10})`)
-    const lines = [
-      ...noise(2000),
-      'org.acme.TransportException: https://example.org/repo.git: 503 Service Unavailable',
-      ...frames('Fetch', 90),
-      'Caused by: org.acme.HttpError: 503 Service Unavailable',
-      ...frames('Http', 90),
-      '\t... 82 more',
-      ...noise(2000, 2001),
-    ]
-    const out = fitText(lines.join('\n'), 16_000, profile).text
-    for (const f of [...frames('Fetch', 90), ...frames('Http', 90)]) expect(out).toContain(f)
+    // a cap of 60 frames a segment cut such a trace at 16k with budget left over (125 of 180 shown).
+    const out = fitText(trace(2000, 90, 90), 16_000, profile).text
+    for (const f of [...frames('Parser', 90), ...frames('Store', 90)]) expect(out).toContain(f)
     expect(out.length).toBeLessThanOrEqual(16_000)
   })
 

@@ -26,13 +26,16 @@ function splitLines(text: string): { lines: string[]; trailing: boolean } {
 
 const join = (lines: string[], trailing: boolean): string => lines.join('\n') + (trailing ? '\n' : '')
 
-const isBlank = (line: string): boolean => {
-  for (let i = 0; i < line.length; i++) {
-    const c = line.charCodeAt(i)
+/** Whether `text[from, to)` holds only blanks (spaces, tabs, a `\r`). */
+function isBlankRange(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i)
     if (c !== 32 && c !== 9 && c !== 13) return false
   }
   return true
 }
+
+const isBlank = (line: string): boolean => isBlankRange(line, 0, line.length)
 
 /** Appends ` (xN)` to a line, before a trailing `\r`. */
 function counted(line: string, n: number): string {
@@ -62,7 +65,7 @@ function lineOffsets(text: string): number[] {
 /** The lines of a text as offsets into it, read without copying them (see {@link lineOffsets}). */
 interface LineView {
   text: string
-  /** `starts[i]` is line `i`'s first char; `starts[count]` is one past the last line's end + 1. */
+  /** `starts[i]` is line `i`'s first char, `starts[i + 1] - 1` its end (exclusive), for `i < count`. */
   starts: number[]
   count: number
 }
@@ -131,19 +134,10 @@ function sameLines(v: LineView, i: number): number {
   return j
 }
 
-/** Whether line `i` holds only blanks (spaces, tabs, a `\r`). */
-function isBlankLine(v: LineView, i: number): boolean {
-  for (let k = lineStart(v, i), end = lineEnd(v, i); k < end; k++) {
-    const c = v.text.charCodeAt(k)
-    if (c !== 32 && c !== 9 && c !== 13) return false
-  }
-  return true
-}
-
 /** End of the run of blank lines starting at line `i` (`i` itself when it is not blank). */
 function blankLines(v: LineView, i: number): number {
   let j = i
-  while (j < v.count && isBlankLine(v, j)) j++
+  while (j < v.count && isBlankRange(v.text, lineStart(v, j), lineEnd(v, j))) j++
   return j
 }
 
