@@ -255,7 +255,9 @@ const CLUSTER_GAP = 3
 /**
  * Share of the middle's budget the failing tests' own lines (headers, verdicts) may take for
  * {@link diverse} to rank each first: a run with more failed mostly alike, and one example of
- * each kind of line comes first (the one test of 120 that failed differently).
+ * each kind of line comes first (the one test of 120 that failed differently). Also the most the
+ * weaker levels' test lines named before the first level's traces grow may take (see
+ * `nameBeforeGrowth` in {@link pickMiddle}).
  */
 const NAMED_SHARE = 0.25
 
@@ -564,6 +566,36 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
     return c
   }
 
+  /**
+   * Before the first level's traces grow: the own lines (header, verdict: a negative `instance`)
+   * of the failing tests the weaker levels hold, alone, in their rank order, while they take no
+   * more than {@link NAMED_SHARE} of the budget nor more than the growing would (a dry run of it
+   * over a copy of what is chosen). One test's frames (a Spring trace of 60 under Surefire) then
+   * no longer take the chars that would say which other tests failed. Each is kept in `named`
+   * with its cost, so that at its own level, still alone, it is placed again with its context.
+   */
+  const nameBeforeGrowth = (anchors: readonly SalientLine[], from: number): void => {
+    const kept = new Map(chosen)
+    let growth = 0
+    for (const s of anchors) growth += grow(s.line)
+    chosen.clear()
+    for (const [n, l] of kept) chosen.set(n, l)
+    const most = Math.min(quota * NAMED_SHARE, growth)
+    let used = 0
+    for (let k = from; k < order.length; k++) {
+      const s = order[k]!
+      if (s.instance === undefined || s.instance >= 0 || chosen.has(s.line)) continue
+      const self: Line = { n: s.line, start: s.start, end: s.end }
+      const add = costOf([self])
+      if (used + add > most || cost + add > quota) break
+      chosen.set(self.n, self)
+      named.set(self.n, add)
+      cost += add
+      used += add
+    }
+  }
+  const named = new Map<number, number>()
+  let namedFirst = false
   // Score by score, strongest first: each line with its context, then the lines continuing them.
   for (let i = 0; i < order.length; ) {
     let j = i
@@ -589,6 +621,13 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
     }
     for (let k = i; k < j && quota - cost >= MIN_PIECE; k++) {
       const s = visit !== undefined ? visit[k - i]! : order[k]!
+      // (named alone before the first level's traces grew: placed again now, with its context)
+      const alreadyNamed = named.get(s.line)
+      if (alreadyNamed !== undefined && !chosen.has(s.line - 1) && !chosen.has(s.line + 1)) {
+        chosen.delete(s.line)
+        cost -= alreadyNamed
+        named.delete(s.line)
+      }
       if (chosen.has(s.line)) {
         anchors.push(s)
         continue
@@ -638,6 +677,10 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
     }
     // Traces grow earliest first: a build's first failure is most often the cause of the rest.
     anchors.sort((a, b) => a.line - b.line)
+    if (!namedFirst && anchors.length > 0) {
+      namedFirst = true
+      nameBeforeGrowth(anchors, j)
+    }
     for (const s of anchors) cost += grow(s.line)
     i = j
   }
