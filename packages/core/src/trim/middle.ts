@@ -568,23 +568,29 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
 
   /**
    * Before the first level's traces grow: the own lines (header, verdict: a negative `instance`)
-   * of the failing tests the weaker levels hold, alone, in their rank order, while they take no
-   * more than {@link NAMED_SHARE} of the budget nor more than the growing would (a dry run of it
-   * over a copy of what is chosen). One test's frames (a Spring trace of 60 under Surefire) then
-   * no longer take the chars that would say which other tests failed. Each is kept in `named`
-   * with its cost, so that at its own level, still alone, it is placed again with its context.
+   * of the failing tests the weaker levels hold, alone, in their rank order, one per test, while
+   * they take no more than {@link NAMED_SHARE} of the budget nor more than the growing would (a
+   * dry run of it: `chosen` and `cost` are put back after). One test's frames (a Spring trace of
+   * 60 under Surefire) then no longer take the chars that would say which other tests failed.
+   * Each is kept in `named` with its cost: at its own level, if the loop still reads that far and
+   * the line is still alone, it is taken out and placed again with its context; a line that
+   * another piece took in (a message's header above it) stays, its cost with it.
    */
   const nameBeforeGrowth = (anchors: readonly SalientLine[], from: number): void => {
     const kept = new Map(chosen)
-    let growth = 0
-    for (const s of anchors) growth += grow(s.line)
+    const before = cost
+    for (const s of anchors) cost += grow(s.line)
+    const growth = cost - before
+    cost = before
     chosen.clear()
     for (const [n, l] of kept) chosen.set(n, l)
     const most = Math.min(quota * NAMED_SHARE, growth)
+    const tests = new Set<number>()
     let used = 0
     for (let k = from; k < order.length; k++) {
       const s = order[k]!
-      if (s.instance === undefined || s.instance >= 0 || chosen.has(s.line)) continue
+      if (s.instance === undefined || s.instance >= 0 || tests.has(s.instance) || chosen.has(s.line)) continue
+      tests.add(s.instance)
       const self: Line = { n: s.line, start: s.start, end: s.end }
       const add = costOf([self])
       if (used + add > most || cost + add > quota) break
@@ -670,6 +676,8 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
       }
       if (cost + add > quota) continue
       for (const l of take) chosen.set(l.n, l)
+      // (a named line this piece took in was paid with its gap marker, which this take then did not pay: it stays)
+      for (const l of take) if (l.n !== s.line) named.delete(l.n)
       shownText.add(body)
       placed++
       cost += add

@@ -6,7 +6,7 @@ import { fitText, quietTailTop } from './fit.js'
 import { DEFAULT_PROFILES } from './profiles.js'
 import { scanLines, type SalientLine } from './salient.js'
 import { ownTemplate, weighSalient } from './weigh.js'
-import { MAX_FRAMES, diverse } from './middle.js'
+import { diverse } from './middle.js'
 import { noise } from './fixture.js'
 
 const profile = DEFAULT_PROFILES.terminal!
@@ -14,9 +14,10 @@ const profile = DEFAULT_PROFILES.terminal!
 /** Line numbers an excerpt shows (its `N: ` lines). */
 const shownLines = (out: string): Set<number> => new Set([...out.matchAll(/^(\d+): /gm)].map((m) => Number(m[1])))
 
+/** `n` distinct JVM frames of class `cls`. */
+const frames = (cls: string, n: number): string[] => Array.from({ length: n }, (_, i) => `\tat com.acme.${cls}.call${i}(${cls}.java:${i + 10})`)
+
 describe('a stack trace is one unit (middle.ts)', () => {
-  /** `n` distinct JVM frames of class `cls`. */
-  const frames = (cls: string, n: number): string[] => Array.from({ length: n }, (_, i) => `\tat com.acme.${cls}.call${i}(${cls}.java:${i + 10})`)
   /** An exception with `n` frames and a `Caused by:` with `m`, between `pad` lines of noise each side. */
   const trace = (pad: number, n: number, m: number): string =>
     [
@@ -46,7 +47,7 @@ describe('a stack trace is one unit (middle.ts)', () => {
     expect(out.length).toBeLessThanOrEqual(16_000)
   })
 
-  it('grows a segment by at most MAX_FRAMES frames: a recursion of 1,000 leaves the budget to the next failure', () => {
+  it('grows a segment by at most 120 frames (MAX_FRAMES): a recursion of 1,000 leaves the budget to the next failure', () => {
     // (trimResult's dedup-exact first folds identical frames into one `(x1000)` line; the fitter
     // alone sees them all)
     const lines = [
@@ -59,7 +60,8 @@ describe('a stack trace is one unit (middle.ts)', () => {
     ]
     const out = fitText(lines.join('\n'), 16_000, profile).text
     // (the header's context after it, then the frames grown over)
-    expect(out.split('\n').filter((l) => l.endsWith('at org.acme.Tree.walk(Tree.java:42)')).length).toBeLessThanOrEqual(MAX_FRAMES + profile.contextAfter)
+    // (the cap, 120 frames, and the header's 5 lines of context after it; 324 without a cap)
+    expect(out.split('\n').filter((l) => l.endsWith('at org.acme.Tree.walk(Tree.java:42)')).length).toBeLessThanOrEqual(125)
     expect(out).toContain('java.lang.IllegalStateException: index not rebuilt after the overflow')
   })
 })
@@ -108,6 +110,34 @@ describe("the failing tests are named before one test's trace grows (middle.ts n
     expect(named(out)).toBe(12)
     // (named alone and never placed again, 2 of them showed their exception under them)
     expect(out.match(/<<< ERROR!\n\d+: java\.lang\.IllegalStateException/g)?.length ?? 0).toBeGreaterThanOrEqual(4)
+  })
+
+  it('names no test before a level with no trace to grow: its distinct failures keep their place', () => {
+    const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima', 'mike', 'november', 'oscar', 'papa', 'quebec', 'romeo', 'sierra', 'tango', 'uniform', 'victor', 'whiskey', 'xray', 'yankee', 'zulu']
+    const errors = words.flatMap((w, i) => [`Error: ${w} service refused the ${w} handshake`, `  while starting the ${w} pool`, `  after ${w} retries`, ...noise(6, 100 + i * 10)])
+    const tests = Array.from({ length: 30 }, (_, k) => [`${k + 1}) Suite fails on case ${k + 1}:`, ...noise(4, 5000 + k * 4)]).flat()
+    const text = [...noise(300), ...errors, ...noise(200, 3000), ...tests, ...noise(300, 7000)].join('\n')
+    const out = trimResult(text, { tool: 'terminal', maxChars: 4000 }).text
+    // 25 of the 26 errors (18 when a quarter of the budget named the tests before them)
+    expect(words.filter((w) => out.includes(`Error: ${w} service`)).length).toBeGreaterThanOrEqual(24)
+  })
+
+  it('keeps the cost of a named line another piece took in: every excerpt numbered and within budget', () => {
+    // Mocha: each test's header, a blank, its message; the message ranks above the header, which
+    // joins its piece (headerAbove) after it was named alone. Refunding it then, gap marker and
+    // all, under-counted the middle by up to 1,100 chars and the fitter fell back to a plain cut.
+    const lines = ['[INFO] start', ...noise(30), 'Exception in thread "main" java.lang.IllegalStateException: broken', ...frames('Main', 30), ...noise(30, 31)]
+    for (let k = 1; k <= 30; k++) {
+      const stack = k === 1 ? Array.from({ length: 80 }, (_, i) => `    at f${i} (lib${i}.js:${i})`) : [`    at x (a${k}.js:${k})`]
+      lines.push(`${k}) Suite fails on case ${k}:`, '', `Error: boom number ${k * 7}`, ...stack, `INFO between ${k}`, `INFO between ${k}b`, `INFO between ${k}c`)
+    }
+    const text = [...lines, ...noise(1500, 100), ...Array.from({ length: 5 }, (_, i) => `INFO tail ${i}`)].join('\n') + '\n'
+    for (let budget = 9000; budget <= 9600; budget += 4) {
+      const out = trimResult(text, { tool: 'terminal', maxChars: budget }).text
+      expect(out.length).toBeLessThanOrEqual(budget)
+      expect(out).toMatch(/^\d+: /m)
+      expect(out.match(/Suite fails on case/g)?.length).toBe(30)
+    }
   })
 })
 
