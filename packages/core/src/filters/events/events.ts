@@ -15,12 +15,17 @@ export const DEFAULT_EVENTS: Readonly<EventsOptions> = Object.freeze({ keep: 10 
 /** The first char of a line that is not a blank or a heading's mark (`#`, `*`, `=`). */
 const FIRST_WORD = /[^\s#*=]/
 
+/** Whether char `c` may start a header's word (`events`, `event ...`, `activity`, `history`, `recent events`), in either case. */
+function mayStartHeaderWord(c: number): boolean {
+  const lower = c | 32
+  return lower === 101 || lower === 97 || lower === 104 || lower === 114
+}
+
 /** `Events (80):`, `## Events`, `events:`, `Event log`, `Activity (12)`: the header of an event section. */
 export function isEventsHeader(line: string): boolean {
   // (every header's word starts with one of these after its marks and blanks: most lines stop
   // here, before the copies below)
-  const first = line.charCodeAt(line.search(FIRST_WORD)) | 32
-  if (first !== 101 && first !== 97 && first !== 104 && first !== 114) return false
+  if (!mayStartHeaderWord(line.charCodeAt(line.search(FIRST_WORD)))) return false
   let s = line.trim()
   while (s.startsWith('#') || s.startsWith('*') || s.startsWith('=')) s = s.slice(1).trimStart()
   s = s.toLowerCase()
@@ -42,8 +47,7 @@ function hasEventsHeader(text: string): boolean {
     const c = text.charCodeAt(start)
     const plain = c < 128 && c !== 32 && c !== 9 && c !== 10 && c !== 11 && c !== 12 && c !== 13 && c !== 35 && c !== 42 && c !== 61
     if (plain) {
-      const first = c | 32
-      if ((first === 101 || first === 97 || first === 104 || first === 114) && isEventsHeader(text.slice(start, end))) return true
+      if (mayStartHeaderWord(c) && isEventsHeader(text.slice(start, end))) return true
     } else if (start < end && isEventsHeader(text.slice(start, end))) return true
     start = end + 1
   }
