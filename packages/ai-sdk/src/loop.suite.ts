@@ -96,7 +96,8 @@ export function agentLoopSuite(label: string, major: 6 | 7): void {
     it('raises the lines that name a distinctive word of the user’s last message', async () => {
       const lines = Array.from({ length: 2000 }, (_, i) => `cc -c module${i}.c -o module${i}.o`)
       for (let i = 0; i < 300; i++) lines[100 + i * 6] = `src/module${i}.c:${i + 1}:5: error: unknown type name 'thing${i}'`
-      lines[100 + 150 * 6] = "src/tokenizer.c:77:5: error: unknown type name 'token'"
+      // (a quarter of the way in: the family's first, middle and last members are shown without the word)
+      lines[100 + 75 * 6] = "src/tokenizer.c:77:5: error: unknown type name 'token'"
       const log = lines.join('\n')
       const make = tool({ description: 'Run make', inputSchema: noArgs, execute: async () => log })
       const seen = async (prompt: string): Promise<string> => {

@@ -41,6 +41,27 @@ describe.skipIf(!hasCorpus)('labelled CI logs (../shared/corpus/ci-logs)', () =>
     }
   })
 
+  it("uses its budget (the markers' reserve picked again) and keeps its count notes", () => {
+    // One pick left 17.7%, 9.6% and 6.4% of the budget unused at 2k, 4k and 8k (each piece
+    // reserves a gap marker's longest form); picked again with those chars, 8.7%, 5.3%, 4.3%.
+    // Count notes (`..., 15 of them like line 2470 ...`) are not reserved: one pick wrote 15, 21
+    // and 26 of them over the logs, the second 15, 20, 26; one that dropped them wrote 9, 9, 23.
+    for (const [maxChars, unused, notes] of [[2000, 0.1, 14], [4000, 0.07, 18], [8000, 0.055, 24]] as const) {
+      let spare = 0
+      let noted = 0
+      let over = 0
+      for (const l of logs) {
+        if (l.text.length <= maxChars) continue
+        const out = trimResult(l.text, { tool: 'terminal', maxChars }).text
+        spare += (maxChars - out.length) / maxChars
+        noted += out.split(' of them like line ').length - 1
+        over++
+      }
+      expect(spare / over).toBeLessThan(unused)
+      expect(noted).toBeGreaterThanOrEqual(notes)
+    }
+  })
+
   it('stays within budget on every log', () => {
     for (const l of logs) expect(trimResult(l.text, { tool: 'terminal', maxChars: 8000 }).text.length).toBeLessThanOrEqual(8000)
   })

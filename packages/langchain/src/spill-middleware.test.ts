@@ -89,7 +89,8 @@ describe('spillwayMiddleware in a createAgent loop', () => {
   it('raises the lines that name a distinctive word of the user’s last message', async () => {
     const lines = Array.from({ length: 2000 }, (_, i) => `cc -c module${i}.c -o module${i}.o`)
     for (let i = 0; i < 300; i++) lines[100 + i * 6] = `src/module${i}.c:${i + 1}:5: error: unknown type name 'thing${i}'`
-    lines[100 + 150 * 6] = "src/tokenizer.c:77:5: error: unknown type name 'token'"
+    // (a quarter of the way in: the family's first, middle and last members are shown without the word)
+    lines[100 + 75 * 6] = "src/tokenizer.c:77:5: error: unknown type name 'token'"
     const log = lines.join('\n')
     const seen = async (question: string): Promise<string> => {
       const make = tool(async () => log, { name: 'make', description: 'Run make', schema: z.object({}) })

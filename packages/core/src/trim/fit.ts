@@ -31,6 +31,12 @@ export const QUIET_TAIL_SHARE = 0.25
  */
 export const QUIET_HEAD_SHARE = 0.25
 
+/**
+ * Fewest chars an excerpt may leave of its budget before the middle is picked again with them
+ * (see {@link fitText}): less than one gap marker's reserve adds nothing.
+ */
+export const RETRY_SLACK = GAP_MARKER_MAX
+
 /** Below this budget the fitter makes a plain cut with the shortest marker. */
 export const MIN_LINE_FIT = 400
 
@@ -252,22 +258,39 @@ export function fitText(text: string, budget: number, profile: Profile, scan?: L
   }
 
   const weighed = candidates.length > 0 ? weighSalient(text, candidates, { from: headEnd, to: tailStart, focus, ...(weights !== undefined ? { weights } : {}) }) : candidates
-  const picked = pickMiddle(text, weighed, headEnd, tailStart, midQuota, profile, label, resolveWeights(weights).diversity)
-  if (picked.cost < midQuota && text.charCodeAt(tailStart - 1) === 10 && (headEnd === 0 || text.charCodeAt(headEnd - 1) === 10)) {
-    // Budget the middle did not use extends the tail, then the head (whole lines only).
-    const last = picked.lines[picked.lines.length - 1]
-    const tailLimit = last !== undefined ? nextStart(text, last.start) : headEnd
-    tailStart = Math.max(tailLimit, takeTail(text, text.length, tailLimit, tailQuota + midQuota - picked.cost))
-    const headLimit = picked.lines[0]?.start ?? tailStart
-    headEnd = takeHead(text, 0, headLimit, avail - picked.cost - (text.length - tailStart))
+  /**
+   * The middle picked within `quota`, the budget it left extending the tail, then the head, and
+   * the excerpt rendered with its count notes when they fit, else (unless `notes`) without;
+   * undefined when it does not fit.
+   */
+  const pickAndRender = (quota: number, notes: boolean): Rendered | undefined => {
+    let h = headEnd
+    let t = tailStart
+    const picked = pickMiddle(text, weighed, h, t, quota, profile, label, resolveWeights(weights).diversity)
+    if (picked.cost < quota && text.charCodeAt(t - 1) === 10 && (h === 0 || text.charCodeAt(h - 1) === 10)) {
+      // Budget the middle did not use extends the tail, then the head (whole lines only).
+      const last = picked.lines[picked.lines.length - 1]
+      const tailLimit = last !== undefined ? nextStart(text, last.start) : h
+      t = Math.max(tailLimit, takeTail(text, text.length, tailLimit, tailQuota + quota - picked.cost))
+      const headLimit = picked.lines[0]?.start ?? t
+      h = takeHead(text, 0, headLimit, avail + (quota - midQuota) - picked.cost - (text.length - t))
+    }
+    // Gap markers say how many repeats of a kept line's template they hold, when that still fits.
+    const noted = render(text, sc, h, t, picked.lines, profile, map, weighed)
+    if (noted.text.length <= budget) return noted
+    if (notes) return undefined
+    const rendered = render(text, sc, h, t, picked.lines, profile, map)
+    return rendered.text.length <= budget ? rendered : undefined
   }
-
-  // Gap markers say how many repeats of a kept line's template they hold, when that still fits.
-  const noted = render(text, sc, headEnd, tailStart, picked.lines, profile, map, weighed)
-  if (noted.text.length <= budget) return { ...noted, scan: sc }
-  const rendered = render(text, sc, headEnd, tailStart, picked.lines, profile, map)
-  if (rendered.text.length <= budget) return { ...rendered, scan: sc }
-  return plainCut()
+  const first = pickAndRender(midQuota, false)
+  if (first === undefined) return plainCut()
+  // The quotas reserve each marker's longest form (MAIN_MARKER_MAX, GAP_MARKER_MAX a piece), so
+  // an excerpt comes out shorter than its budget, by a tenth on the CI logs at 4,000 chars. The
+  // middle is picked once more with those chars added to its quota, and that excerpt is taken
+  // when it fits, keeping count notes when the first had some (they were not reserved).
+  const slack = budget - first.text.length
+  const fitted = (slack >= RETRY_SLACK ? pickAndRender(midQuota + slack, first.notes > 0) : undefined) ?? first
+  return { text: fitted.text, omitted: fitted.omitted, scan: sc }
 }
 
 /** Head end and tail start offsets: whole lines, or part of a line when not even one fits. */
@@ -319,14 +342,24 @@ function likeNotes(text: string, weighed: readonly SalientLine[], mid: Line[], m
   }
 }
 
-function render(text: string, sc: LineScan, headEnd: number, tailStart: number, mid: Line[], profile: Profile, map: LineMap | undefined, weighed?: readonly SalientLine[]): Omit<FitResult, 'scan'> {
+/** An excerpt rendered: its text, what it left out, and how many of its gap markers carry a count note. */
+interface Rendered {
+  text: string
+  omitted: LineRange[]
+  notes: number
+}
+
+function render(text: string, sc: LineScan, headEnd: number, tailStart: number, mid: Line[], profile: Profile, map: LineMap | undefined, weighed?: readonly SalientLine[]): Rendered {
   // Ranges are found in the filtered text's lines, then said (and returned) in the source's.
   const toSource = map !== undefined ? rangeMapper(map, text) : (r: LineRange): LineRange => r
   const label = map !== undefined ? (n: number): number => firstLine(map, n) : (n: number): number => n
   const note = weighed !== undefined && weighed.length > 0 && mid.length > 0 ? likeNotes(text, weighed, mid, map) : undefined
+  let notes = 0
   const gap = (from: number, to: number, chars: number): string => {
     const r = toSource({ start: from, end: to, chars })
-    return gapMarker(r.start, r.end, r.chars, note?.(from, to))
+    const like = note?.(from, to)
+    if (like !== undefined) notes++
+    return gapMarker(r.start, r.end, r.chars, like)
   }
   const head = text.slice(0, headEnd)
   const tail = text.slice(tailStart)
@@ -376,7 +409,7 @@ function render(text: string, sc: LineScan, headEnd: number, tailStart: number, 
     mid.length,
   )
   const text2 = head + (headCut ? '\n' : '') + marker + '\n' + body.join('') + (tailCut ? '' : '') + tail
-  return { text: text2, omitted: merged }
+  return { text: text2, omitted: merged, notes }
 }
 
 /** Sorts and joins touching ranges (a clipped kept line next to an omitted run). */

@@ -540,7 +540,9 @@ describe('what the code under test wrote straight to stdout above a failing Jest
     for (let i = 0; i < 6; i++) expect(out).toContain(`✕ publishes order ${i} after transient errors`)
     // before: 4 of the 6 messages, and 4 of the logger's 40 look-alike ERROR lines (with their `Error:` lines)
     expect(out.split('expect(received).toHaveLength(expected)').length - 1).toBe(6)
-    expect(out.split('ERROR [Publisher]').length - 1).toBeLessThanOrEqual(2)
+    // (the logger's lines, scored 1, take only the chars left once every failure is shown: the
+    // fitter's second pick with the excerpt's spare chars, RETRY_SLACK, shows 4 of the 40)
+    expect(out.split('ERROR [Publisher]').length - 1).toBeLessThanOrEqual(4)
   })
 
   it('reads a Jest run in colour the same through trimResult (its colour filter takes the codes away before the scan)', () => {

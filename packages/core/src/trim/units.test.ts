@@ -804,3 +804,26 @@ describe("every failing test's own line ranks with the first line of each templa
     expect(diverse(order, false).map((s) => s.line)).toEqual([1, 2, 3, 5, 4, 6])
   })
 })
+
+describe("the markers' reserve, picked again (fit.ts RETRY_SLACK)", () => {
+  // 60 compile errors, each after 30 lines of progress: a middle of many pieces, each piece
+  // reserving a gap marker's longest form (GAP_MARKER_MAX) where the marker it gets is shorter.
+  const lines: string[] = []
+  for (let i = 0; i < 60; i++) {
+    for (let k = 0; k < 30; k++) lines.push(`[INFO] compiling module ${i}.${k} of the build`)
+    lines.push(`[ERROR] src/main/java/a/Module${i}.java:[${i + 10},5] cannot find symbol ${String.fromCharCode(97 + (i % 26))}${i}`)
+  }
+  const text = lines.join('\n')
+
+  it('leaves at most 5% of the budget unused, and shows more errors with it', () => {
+    // (one pick alone left 298, 525 and 921 chars unused, showing 5, 17 and 40 of the 60 errors)
+    for (const [budget, errors] of [[2000, 8], [4000, 21], [8000, 46]] as const) {
+      const out = fitText(text, budget, profile).text
+      expect(out.length).toBeLessThanOrEqual(budget)
+      expect(budget - out.length).toBeLessThanOrEqual(budget * 0.05)
+      expect(out.match(/cannot find symbol/g)).toHaveLength(errors)
+      // every kept error is numbered with its own line
+      for (const m of out.matchAll(/^(\d+): \[ERROR\] src\/main\/java\/a\/Module(\d+)\.java/gm)) expect(Number(m[1])).toBe(31 * (Number(m[2]) + 1))
+    }
+  })
+})
