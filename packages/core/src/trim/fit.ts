@@ -258,38 +258,56 @@ export function fitText(text: string, budget: number, profile: Profile, scan?: L
   }
 
   const weighed = candidates.length > 0 ? weighSalient(text, candidates, { from: headEnd, to: tailStart, focus, ...(weights !== undefined ? { weights } : {}) }) : candidates
+  const diversity = resolveWeights(weights).diversity
   /**
-   * The middle picked within `quota`, the budget it left extending the tail, then the head, and
-   * the excerpt rendered with its count notes when they fit, else (unless `notes`) without;
-   * undefined when it does not fit.
+   * The middle picked within its quota and `extra` chars more, the budget it left extending the
+   * tail, then the head, and the excerpt rendered with its count notes when they fit, else
+   * (unless `notes`) without; undefined when it does not fit.
    */
-  const pickAndRender = (quota: number, notes: boolean): Rendered | undefined => {
+  const pickAndRender = (extra: number, notes: boolean): (Rendered & { h: number; t: number; picked: Line[] }) | undefined => {
     let h = headEnd
     let t = tailStart
-    const picked = pickMiddle(text, weighed, h, t, quota, profile, label, resolveWeights(weights).diversity)
+    const quota = midQuota + extra
+    const picked = pickMiddle(text, weighed, h, t, quota, profile, label, diversity)
     if (picked.cost < quota && text.charCodeAt(t - 1) === 10 && (h === 0 || text.charCodeAt(h - 1) === 10)) {
       // Budget the middle did not use extends the tail, then the head (whole lines only).
       const last = picked.lines[picked.lines.length - 1]
       const tailLimit = last !== undefined ? nextStart(text, last.start) : h
       t = Math.max(tailLimit, takeTail(text, text.length, tailLimit, tailQuota + quota - picked.cost))
       const headLimit = picked.lines[0]?.start ?? t
-      h = takeHead(text, 0, headLimit, avail + (quota - midQuota) - picked.cost - (text.length - t))
+      h = takeHead(text, 0, headLimit, avail + extra - picked.cost - (text.length - t))
     }
     // Gap markers say how many repeats of a kept line's template they hold, when that still fits.
     const noted = render(text, sc, h, t, picked.lines, profile, map, weighed)
-    if (noted.text.length <= budget) return noted
-    if (notes) return undefined
-    const rendered = render(text, sc, h, t, picked.lines, profile, map)
-    return rendered.text.length <= budget ? rendered : undefined
+    const shown = noted.text.length <= budget ? noted : notes ? undefined : render(text, sc, h, t, picked.lines, profile, map)
+    if (shown === undefined || shown.text.length > budget) return undefined
+    return { ...shown, h, t, picked: picked.lines }
   }
-  const first = pickAndRender(midQuota, false)
+  const first = pickAndRender(0, false)
   if (first === undefined) return plainCut()
   // The quotas reserve each marker's longest form (MAIN_MARKER_MAX, GAP_MARKER_MAX a piece), so
   // an excerpt comes out shorter than its budget, by a tenth on the CI logs at 4,000 chars. The
   // middle is picked once more with those chars added to its quota, and that excerpt is taken
-  // when it fits, keeping count notes when the first had some (they were not reserved).
+  // when it fits, keeps count notes when the first had some (they were not reserved), and shows
+  // more salient lines, or as many in more chars: a larger middle may take the line above the
+  // tail, which the tail then cannot grow past. (With no middle, the spare chars are a line the
+  // head or tail could not take whole.)
   const slack = budget - first.text.length
-  const fitted = (slack >= RETRY_SLACK ? pickAndRender(midQuota + slack, first.notes > 0) : undefined) ?? first
+  const second = slack >= RETRY_SLACK && weighed.length > 0 ? pickAndRender(slack, first.notes > 0) : undefined
+  let fitted: Rendered = first
+  if (second !== undefined) {
+    // (the one that shows more salient lines, in its head, middle and tail; else the longer)
+    const salientAt = new Set(sc.salient.map((s) => s.line))
+    const kept = (r: typeof first): number => {
+      let n = 0
+      for (const s of sc.salient) if (s.start < r.h || s.start >= r.t) n++
+      for (const l of r.picked) if (salientAt.has(l.n)) n++
+      return n
+    }
+    const a = kept(first)
+    const b = kept(second)
+    if (b > a || (b === a && second.text.length > first.text.length)) fitted = second
+  }
   return { text: fitted.text, omitted: fitted.omitted, scan: sc }
 }
 
