@@ -161,36 +161,50 @@ export interface Refit {
  * when not even the marker fits.
  */
 export function refitExcerpt(ex: ParsedExcerpt, budget: number): Refit | undefined {
-  const first = refitWithin(ex, budget, 0)
+  // The excerpt's lines, sorted out and scored once for both fits below.
+  const lines = ex.pieces.filter((p): p is LinePiece => p.kind === 'line')
+  const numbered = lines.filter((p) => p.numbered)
+  const parts: RefitParts = {
+    numbered,
+    head: lines.filter((p) => p.n < ex.from),
+    tail: lines.filter((p) => p.n > ex.to),
+    scored: numbered.map((p) => ({ p, s: lineSalience(p.text) })).filter((x) => x.s > 0).sort((a, b) => b.s - a.s || a.p.n - b.p.n).map((x) => x.p),
+  }
+  const first = refitWithin(ex, parts, budget, 0)
   if (first === undefined) return undefined
   // Each numbered line reserves a gap marker's longest form, so the refit comes out short of its
   // budget (by 12-20% on the CI logs' excerpts); it is made once more with those chars added, and
   // taken when it keeps as many salient lines and more chars.
   const slack = budget - first.text.length
-  const second = slack >= GAP_MARKER_MAX ? refitWithin(ex, budget, slack) : undefined
+  const second = slack >= GAP_MARKER_MAX ? refitWithin(ex, parts, budget, slack) : undefined
   const better = second !== undefined && second.salient >= first.salient && second.text.length > first.text.length ? second : first
   return { text: better.text, omitted: better.omitted }
 }
 
+type LinePiece = Extract<Piece, { kind: 'line' }>
+
+/** An excerpt's lines for {@link refitWithin}: numbered, head, tail, and the numbered salient ones, strongest first. */
+interface RefitParts {
+  numbered: LinePiece[]
+  head: LinePiece[]
+  tail: LinePiece[]
+  scored: LinePiece[]
+}
+
 /** {@link refitExcerpt} with `extra` chars over the budget for its reserve; `salient`: the salient lines it keeps. */
-function refitWithin(ex: ParsedExcerpt, budget: number, extra: number): (Refit & { salient: number }) | undefined {
-  const lines = ex.pieces.filter((p): p is Extract<Piece, { kind: 'line' }> => p.kind === 'line')
-  const cost = (p: Extract<Piece, { kind: 'line' }>): number => (p.numbered ? `${p.n}: `.length + GAP_MARKER_MAX + 1 : 0) + p.text.length + 1
+function refitWithin(ex: ParsedExcerpt, { numbered, head, tail, scored }: RefitParts, budget: number, extra: number): (Refit & { salient: number }) | undefined {
+  const cost = (p: LinePiece): number => (p.numbered ? `${p.n}: `.length + GAP_MARKER_MAX + 1 : 0) + p.text.length + 1
   let room = budget + extra - MAIN_MARKER_MAX - 1
   if (room < 0) return undefined
   const kept = new Set<number>()
-  const take = (p: Extract<Piece, { kind: 'line' }>): boolean => {
+  const take = (p: LinePiece): boolean => {
     if (cost(p) > room) return false
     room -= cost(p)
     kept.add(p.n)
     return true
   }
-  const numbered = lines.filter((p) => p.numbered)
-  const head = lines.filter((p) => p.n < ex.from)
-  const tail = lines.filter((p) => p.n > ex.to)
-  const scored = numbered.map((p) => ({ p, s: lineSalience(p.text) })).filter((x) => x.s > 0).sort((a, b) => b.s - a.s || a.p.n - b.p.n)
   let salientKept = 0
-  for (const { p } of scored) if (take(p)) salientKept++
+  for (const p of scored) if (take(p)) salientKept++
   // Tail and head a line at a time each, so neither takes all that is left.
   for (let ti = tail.length - 1, hi = 0, tailOk = true, headOk = true; (tailOk && ti >= 0) || (headOk && hi < head.length); ) {
     if (tailOk && ti >= 0) tailOk = take(tail[ti--]!)
