@@ -25,7 +25,8 @@ import { runMcp, writeMcpReport } from './suites/mcp.js'
 import { labelledCases, runTrimming } from './suites/trimming.js'
 import { runPrefixes } from './suites/prefixes.js'
 import { runHeldoutSuite } from './suites/heldout.js'
-import { DEFAULT_DEVEXTRA_DIR, heldoutIds, loadHeldout } from './corpus/heldout.js'
+import { runRetrim } from './suites/retrim.js'
+import { DEFAULT_DEVEXTRA_DIR, DEFAULT_HELDOUT_DIR, heldoutIds, loadHeldout } from './corpus/heldout.js'
 
 const BENCH_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const REPO_ROOT = resolve(BENCH_DIR, '..')
@@ -89,6 +90,16 @@ async function main(): Promise<void> {
   const devextra = args.only.has('trimming') && heldoutIds(DEFAULT_DEVEXTRA_DIR).length > 0 ? await timed('devextra', () => runHeldoutSuite(TRIM_METHODS, progress, DEFAULT_DEVEXTRA_DIR)) : null
   // The development logs behind other CI systems' line prefixes (Jenkins, Python logging, Docker Compose).
   const prefixes = args.only.has('trimming') ? await timed('prefixes', () => runPrefixes([['shared corpus', labelledCases(cases).filter((c) => c.kind === 'ci-log')], ...(heldoutIds(DEFAULT_DEVEXTRA_DIR).length > 0 ? [['devextra', loadHeldout(DEFAULT_DEVEXTRA_DIR)] as [string, TrimCase[]]] : [])])) : null
+  // spillway's excerpt of each labelled log trimmed again to a smaller budget (the refit).
+  const retrim = args.only.has('trimming')
+    ? await timed('retrim', () =>
+        runRetrim([
+          ['shared corpus', labelledCases(cases).filter((c) => c.kind === 'ci-log')],
+          ...(heldoutIds(DEFAULT_DEVEXTRA_DIR).length > 0 ? [['devextra', loadHeldout(DEFAULT_DEVEXTRA_DIR)] as [string, TrimCase[]]] : []),
+          ...(!args.noHeldout ? [['held-out', loadHeldout(DEFAULT_HELDOUT_DIR)] as [string, TrimCase[]]] : []),
+        ]),
+      )
+    : null
   const rssAfterTrim = trimming === null ? null : peakRssMiB()
   const retrieval = args.only.has('retrieval') ? await timed('retrieval', () => runRetrieval(corpus.retrieval, args.quick ? QUICK_QUERIES : Number.POSITIVE_INFINITY, progress, corpus.dir !== undefined ? join(corpus.dir, 'retrieval') : undefined, args.quick ? 1 : undefined)) : null
   const sizes = args.quick ? [1, 10] : [1, 10, 100]
@@ -129,6 +140,7 @@ async function main(): Promise<void> {
     heldout,
     devextra,
     prefixes,
+    retrim,
     speed,
     store,
     compaction,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { buildHeadline } from '../src/report/headline.js'
-import { table } from '../src/report/markdown.js'
+import { renderMarkdown, table } from '../src/report/markdown.js'
 import { FIGURES_END, FIGURES_START, readmeFigures, replaceFigures } from '../src/report/readme-figures.js'
 import { axis, barChart, lineChart } from '../src/report/svg.js'
 import type { Report } from '../src/report/types.js'
@@ -161,6 +161,15 @@ describe('README figures', () => {
       overBudget: 0,
     }
     expect(readmeFigures(r)).toContain("| labelled failure lines of the 4 shared-corpus CI logs without a timestamp of their own, behind another CI system's, logger's or task runner's line prefix on every line (Jenkins Pipeline, Docker Compose) | **80.0% - 90.0%** | 40.0% - 60.0% (head-tail) |")
+  })
+
+  it("give the re-trim suite's 16k -> 8k refit of the shared corpus, against a head+tail cut of the excerpt", () => {
+    const r = sampleReport()
+    expect(readmeFigures(r)).not.toContain('trimmed again')
+    const row = (set: string, from: number, to: number, refit: number) => ({ set, from, to, logs: 5, refits: 5, refit, headTail: 0.4, direct: 0.95, unused: 0.03 })
+    r.retrim = { rows: [row('devextra', 16_000, 8000, 0.7), row('shared corpus', 8000, 4000, 0.8), row('shared corpus', 16_000, 8000, 0.9)], overBudget: 0 }
+    expect(readmeFigures(r)).toContain("| labelled failure lines of 5 shared-corpus CI logs when spillway's 16,000-char excerpt is trimmed again to 8,000 chars (re-fitted in the original's line numbers; a direct 8,000-char excerpt keeps 95.0%) | **90.0%** | 40.0% (head-tail of the excerpt) |")
+    expect(renderMarkdown(r)).toContain('| shared corpus | 16k -> 8k | 5 | 5 | 90.0% | 40.0% | 95.0% | 3.0% |')
   })
 
   it('never name the labels-known reference as the best alternative (it reads the labels; it is not a method)', () => {

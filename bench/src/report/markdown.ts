@@ -2,6 +2,7 @@ import { weightFitMarkdown } from '../metrics/fit-weights.js'
 import { sourcesMarkdown } from '../metrics/sources.js'
 import { heldoutMarkdown } from '../suites/heldout.js'
 import { prefixesMarkdown } from '../suites/prefixes.js'
+import { retrimMarkdown } from '../suites/retrim.js'
 import { REPORT_BUDGETS } from '../suites/trimming.js'
 import type { Report } from './types.js'
 import { storeSection } from './store-section.js'
@@ -58,6 +59,7 @@ export function renderMarkdown(r: Report, charts: readonly string[] = []): strin
     if (r.heldout) out.push(heldoutMarkdown(r.heldout))
     if (r.devextra) out.push(heldoutMarkdown(r.devextra))
     if (r.prefixes) out.push(prefixesMarkdown(r.prefixes))
+    if (r.retrim) out.push(retrimMarkdown(r.retrim))
     out.push('## Trimming: structure kept', '', 'diff / grep: share of file paths named in the excerpt; json: share of shape facts stated (top-level keys, array lengths written as counts; a body shown whole counts as 100%).', '')
     const structRows: string[][] = []
     for (const [kind, field, what] of [['diff', 'filesNamed', 'diff files named'], ['grep', 'filesNamed', 'grep files named'], ['json', 'shapeStated', 'JSON shape stated']] as const) {

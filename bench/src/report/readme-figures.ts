@@ -65,6 +65,11 @@ export function figureRows(r: Report): string[][] {
       const names = r.prefixes!.prefixes.filter((p) => isOther(p.id)).map((p) => p.name ?? p.id)
       rows.push([`labelled failure lines of the ${logs} shared-corpus CI logs without a timestamp of their own, behind another CI system's, logger's or task runner's line prefix on every line (${names.join(', ')})`, `**${range(ps)}**`, `${range(ph)} (${label('head-tail')})`])
     }
+    // spillway's own excerpt trimmed again (the re-trim suite): the refit against a host's 50/50 cut of the excerpt.
+    const again = (r.retrim?.rows ?? []).find((x) => x.set === 'shared corpus' && x.from === 16_000 && x.to === 8000)
+    if (again !== undefined && again.logs > 0) {
+      rows.push([`labelled failure lines of ${again.logs} shared-corpus CI logs when spillway's 16,000-char excerpt is trimmed again to 8,000 chars (re-fitted in the original's line numbers; a direct 8,000-char excerpt keeps ${pct(again.direct)})`, `**${pct(again.refit)}**`, `${pct(again.headTail)} (${label('head-tail')} of the excerpt)`])
+    }
     const sources = [...new Set(t.curves.map((c) => c.labelSource))]
     const mine = sources.map((s) => t.curves.find((c) => c.labelSource === s && c.method === 'spillway')?.budgetFor90)
     const NEVER = Number.MAX_SAFE_INTEGER // not reached on the grid: shown as "> 128k"

@@ -7,6 +7,7 @@ import type { BlobFormatRow } from '../suites/blob-format.js'
 import type { TrimmingResult } from '../suites/trimming.js'
 import type { HeldoutResult } from '../suites/heldout.js'
 import type { PrefixResult } from '../suites/prefixes.js'
+import type { RetrimResult } from '../suites/retrim.js'
 
 /** Everything one bench run measured: what `report.json` holds. */
 export interface Report {
@@ -36,6 +37,8 @@ export interface Report {
   devextra?: HeldoutResult | null
   /** Labelled lines kept on the development logs behind another CI system's line prefix; absent in reports written before it existed. */
   prefixes?: PrefixResult | null
+  /** spillway's excerpts trimmed again (the refit). Absent in older reports. */
+  retrim?: RetrimResult | null
   speed: SpeedRow[] | null
   /** The store suite (put / cold reads per store, concurrent puts, Redis clients); absent in reports written before it existed. */
   store?: StoreResult | null

@@ -67,7 +67,8 @@ export function runCleanup(text: string, filters: readonly FilterDef[], ctx: Fil
   for (const f of filters) {
     try {
       const out = f.run(text, ctx)
-      const cleaned = typeof out === 'string' ? out : out?.text
+      const raw = typeof out === 'string' ? out : out?.text
+      const cleaned = typeof raw === 'string' && raw !== text ? keepNumbers(text, raw, f, ctx) : raw
       if (typeof cleaned === 'string' && cleaned.length <= text.length && cleaned !== text) {
         text = cleaned
         applied.push(f.name)
@@ -77,6 +78,26 @@ export function runCleanup(text: string, filters: readonly FilterDef[], ctx: Fil
     }
   }
   return { text, applied }
+}
+
+/** The fitter's `N: ` at a line's start. */
+const NUMBER = /^\d{1,12}: /
+
+/**
+ * `cleaned`, the cleanup `f` made of the excerpt `text`, with the fitter's `N: ` numbers kept: they
+ * are not the tool's text, and a filter that rewrites a line's start (a progress bar's last frame,
+ * `collapseProgress`) would drop them. When a numbered line changed, `f` is run again on the
+ * lines without their numbers and each goes back in front of its line (a filter that does not
+ * keep the line count is then not applied).
+ */
+function keepNumbers(text: string, cleaned: string, f: FilterDef, ctx: FilterContext): string | undefined {
+  const before = text.split('\n')
+  const after = cleaned.split('\n')
+  if (after.length === before.length && before.every((l, i) => !NUMBER.test(l) || after[i]!.startsWith(NUMBER.exec(l)![0]))) return cleaned
+  const numbers = before.map((l) => NUMBER.exec(l)?.[0] ?? '')
+  const out = f.run(before.map((l, i) => l.slice(numbers[i]!.length)).join('\n'), ctx)
+  const lines = (typeof out === 'string' ? out : out?.text)?.split('\n')
+  return lines === undefined ? undefined : lines.length === before.length ? lines.map((l, i) => numbers[i] + l).join('\n') : undefined
 }
 
 function safeTerminalOmitted(out: string): LineRange[] | undefined {

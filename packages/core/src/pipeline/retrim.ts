@@ -1,5 +1,5 @@
 import { MIN_LINE_FIT } from '../trim/fit.js'
-import { parseExcerpt, refitExcerpt, splitHandle } from '../trim/excerpt.js'
+import { parseExcerpt, refitExcerpt, splitHandle, type RefitShape } from '../trim/excerpt.js'
 import type { LineRange } from '../trim/types.js'
 
 /** What a re-trim of spillway's own output gives. */
@@ -15,11 +15,12 @@ export interface Retrimmed {
 /**
  * Spillway's own output as input: undefined when `input` is not ours (no handle block, no
  * fitter excerpt). Ours and within budget: kept as is. Over budget: an excerpt is re-fitted
- * keeping the original's line numbers, its markers' counts and the handle; other text above a
+ * keeping the original's line numbers, its markers' counts and the handle (sharing the budget as
+ * `shape`, the profile, says); other text above a
  * handle is trimmed by `trimBody` and the handle kept under it. Only when the budget cannot hold
  * the handle with a useful excerpt is the result left to the ordinary pipeline.
  */
-export function retrim(input: string, budget: number, trimBody: (body: string, maxChars: number) => { text: string; applied: string[]; omitted: LineRange[]; omittedExact: boolean }): Retrimmed | undefined {
+export function retrim(input: string, budget: number, shape: RefitShape, trimBody: (body: string, maxChars: number) => { text: string; applied: string[]; omitted: LineRange[]; omittedExact: boolean }): Retrimmed | undefined {
   const split = splitHandle(input)
   const body = split?.body ?? input
   const excerpt = parseExcerpt(body)
@@ -29,7 +30,7 @@ export function retrim(input: string, budget: number, trimBody: (body: string, m
   const room = handle === undefined ? budget : budget - handle.length - 1
   const join = (text: string): string => (handle === undefined ? text : `${text}\n${handle}`)
   if (excerpt !== undefined && room >= MIN_LINE_FIT) {
-    const refit = refitExcerpt(excerpt, room)
+    const refit = refitExcerpt(excerpt, room, shape)
     if (refit !== undefined) return { text: join(refit.text), applied: ['refit'], omitted: refit.omitted, omittedExact: true }
   }
   if (handle !== undefined && room >= MIN_LINE_FIT && body !== '') {

@@ -70,6 +70,15 @@ export function trimResult(result: string, options: TrimOptions = {}, internals:
   return withTokens(fitTokens((maxChars) => trimChars(result, { ...opts, maxChars }, internals), (o) => o.text, maxTokens, count, start))
 }
 
+/** A re-trim that fails (a bug, never the input's fault) leaves the input to the ordinary pipeline. */
+function safeRetrim<T>(run: () => T): T | undefined {
+  try {
+    return run()
+  } catch {
+    return undefined
+  }
+}
+
 /** {@link trimResult} with a char budget only. */
 function trimChars(result: string, options: TrimOptions, internals: TrimInternals): TrimOutcome {
   const input = asText(result)
@@ -90,7 +99,7 @@ function trimChars(result: string, options: TrimOptions, internals: TrimInternal
   // Checked before the salience scan: the text above a handle is scanned by its own trim
   // (`inner`, whose line numbers are the input's), so a large one is not scanned twice.
   let inner: TrimOutcome | undefined
-  const again = retrim(input, budget, (body, maxChars) => (inner = trimChars(body, { ...options, maxChars }, internals)))
+  const again = safeRetrim(() => retrim(input, budget, profile, (body, maxChars) => (inner = trimChars(body, { ...options, maxChars }, internals))))
   if (again !== undefined) {
     const own = inner !== undefined && inner.view === undefined && view === undefined ? inner : undefined
     const scan = own === undefined ? scanLines(lined, profile.salient) : undefined

@@ -93,3 +93,142 @@ describe('re-trimming spillway excerpts', () => {
     )
   })
 })
+
+describe('which lines a refit keeps', () => {
+  it('weighs the numbered lines as the fitter does: one failing test over 200 alike error lines', () => {
+    // 200 `[ERROR] [INFO] Building ...` lines (a nested build's output) above one test's verdict:
+    // by keyword score alone they tie, and the refit took them in order and never reached the
+    // verdict; weighed (`weigh.ts`: a repeated template loses points) the verdict goes first.
+    const lines = Array.from({ length: 3000 }, (_, i) => `[INFO] step ${i} ok`)
+    for (let i = 1000; i < 1200; i++) lines[i] = `[ERROR] [INFO] Building module-${i} 1.0.${i}`
+    lines[1300] = 'Tests run: 12, Failures: 1 <<< FAILURE! in CheckoutTest'
+    const once = trimResult(`${lines.join('\n')}\n`, { tool: 'terminal', maxChars: 16_000 }).text
+    expect(once).toContain('1301: Tests run')
+    for (const maxChars of [1500, 3000]) {
+      const again = trimResult(once, { tool: 'terminal', maxChars })
+      expect(again.applied).toEqual(['refit'])
+      expect(again.text).toContain('1301: Tests run: 12, Failures: 1 <<< FAILURE! in CheckoutTest')
+    }
+  })
+
+  it('keeps the lines around a salient one, as the first excerpt showed them', () => {
+    const lines = Array.from({ length: 4000 }, (_, i) => `[INFO] step ${i} ok`)
+    lines[2000] = 'java.lang.IllegalStateException: pool exhausted'
+    for (let k = 1; k <= 5; k++) lines[2000 + k] = `\tat com.acme.Pool.take(Pool.java:${100 + k})`
+    const once = trimResult(`${lines.join('\n')}\n`, { tool: 'terminal', maxChars: 8000 }).text
+    const again = trimResult(once, { tool: 'terminal', maxChars: 1500 }).text
+    expect(again).toContain('2001: java.lang.IllegalStateException: pool exhausted')
+    for (let k = 1; k <= 5; k++) expect(again).toContain(`${2001 + k}: \tat com.acme.Pool.take(Pool.java:${100 + k})`)
+  })
+})
+
+/** Lines `[from, to]` each piece of a parsed excerpt stands for, in order. */
+function tiles(ex: NonNullable<ReturnType<typeof parseExcerpt>>): [number, number][] {
+  return ex.pieces.map((p) => (p.kind === 'gap' ? [p.from, p.to] : [p.n, p.n + p.span - 1]))
+}
+
+/** True when `ranges` cover 1..lines, each starting right after the one before. */
+function tileWhole(ranges: [number, number][], lines: number): boolean {
+  let next = 1
+  for (const [a, b] of ranges) {
+    if (a !== next || b < a) return false
+    next = b + 1
+  }
+  return next === lines + 1
+}
+
+/**
+ * A build log whose lines a filter merges before the fit: runs of one repeated line (exact
+ * dedup's `x (x5)`) and of blank lines (`[4 blank lines]`), in the head, the middle and the tail,
+ * with failures among them.
+ */
+function mergedLog(n: number, seed: number): string {
+  const out: string[] = []
+  for (let i = 1; out.length < n; i++) {
+    const r = (i * 7919 + seed) % 101
+    if (r < 4) for (let k = 0; k < 2 + (r % 4) * 3; k++) out.push(`[WARN] retrying download of artifact ${seed % 7}`)
+    else if (r < 7) for (let k = 0; k < 3 + r; k++) out.push('')
+    else if (r < 9) out.push(`ERROR: test_${i} failed: expected ${i} got ${i + 1}`)
+    else out.push(`[INFO] compiling module ${i} (step ${seed})`)
+  }
+  out.unshift('[WARN] slow start', '[WARN] slow start', '[WARN] slow start', '', '', '', '')
+  out.push('BUILD FAILED', '', '', '', '', 'cleanup (x64) done', 'done', 'done', 'done')
+  return out.join('\n') + '\n'
+}
+
+describe('re-trimming an excerpt whose lines a filter merged (`x (x3)`, `[4 blank lines]`)', () => {
+  it('reads each merged line as its run: head, middle and tail tile the original', () => {
+    const original = mergedLog(3000, 5)
+    const once = trimResult(original, { tool: 'terminal', maxChars: 8000 })
+    expect(once.applied).toContain('dedup-exact')
+    expect(once.text).toMatch(/^\d+: .* \(x\d+\)$/m) // a merged line in the middle
+    expect(once.text.split('\n', 3).join('\n')).toContain('(x3)') // and in the head
+    const ex = parseExcerpt(once.text)!
+    expect(ex).toBeDefined()
+    expect(tileWhole(tiles(ex), original.split('\n').length - 1)).toBe(true)
+    expect(ex.pieces.some((p) => p.kind === 'line' && p.numbered && p.span > 1)).toBe(true)
+    expect(ex.pieces.some((p) => p.kind === 'line' && !p.numbered && p.span > 1)).toBe(true)
+  })
+
+  it('reads a line that only ends like a run (`(x64)`) as one line when the counts say so', () => {
+    // Head: `a (x2)` is a run of 2; `VSTest 17.14 (x64)` is the tool's text. Only one reading adds up to 3 lines.
+    const body = ['VSTest 17.14 (x64)', 'a (x2)', '[... spillway: omitted lines 4-9 of 10 (60 chars) ...]', 'end'].join('\n')
+    const ex = parseExcerpt(body)!
+    expect(ex.pieces.map((p) => (p.kind === 'line' ? [p.n, p.span] : [p.from, p.to]))).toEqual([[1, 1], [2, 2], [4, 9], [10, 1]])
+  })
+
+  it('property: a re-trim holds the budget, keeps original numbers and can itself be read back whole', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 400, max: 3000 }), fc.integer({ min: 0, max: 60 }), fc.integer({ min: 3000, max: 16000 }), fc.integer({ min: 900, max: 8000 }), (n, seed, b1, b2) => {
+        const original = mergedLog(n, seed)
+        const lines = original.split('\n').length - 1
+        const fitted = trimResult(original, { tool: 'terminal', maxChars: b1 })
+        const once = fitted.text
+        const first = parseExcerpt(once)
+        if (fitted.applied.includes('fit')) {
+          expect(first).toBeDefined() // every fitter excerpt is read back (it was not when a line stood for a run)
+          expect(tileWhole(tiles(first!), lines)).toBe(true)
+        }
+        const twice = trimResult(once, { tool: 'terminal', maxChars: b2 })
+        expect(twice.text.length).toBeLessThanOrEqual(b2)
+        if (!twice.applied.includes('refit')) return
+        numberedLinesAreOriginal(twice.text.replace(/ \(x\d+\)$/gm, '').replace(/^(\d+): \[\d+ blank lines\]$/gm, '$1: '), original)
+        // What it shows and what it names as left out are every line of the original, once.
+        const again = parseExcerpt(twice.text)!
+        expect(tileWhole(tiles(again), lines)).toBe(true)
+        const gaps = again.pieces.flatMap((p) => (p.kind === 'gap' ? [[p.from, p.to]] : []))
+        expect(twice.omitted.map((r) => [r.start, r.end])).toEqual(mergeTouching(gaps))
+        // and each range's chars are the original's (exact for `(xN)` copies and empty lines' runs, as these are)
+        const src = original.split('\n')
+        for (const r of twice.omitted) expect(r.chars).toBe(src.slice(r.start - 1, r.end).reduce((sum, l) => sum + l.length + 1, 0))
+      }),
+      { numRuns: 120 },
+    )
+  })
+})
+
+/** Touching ranges joined. */
+function mergeTouching(ranges: number[][]): number[][] {
+  const out: number[][] = []
+  for (const [a, b] of ranges) {
+    const last = out[out.length - 1]
+    if (last !== undefined && a! <= last[1]! + 1) last[1] = b!
+    else out.push([a!, b!])
+  }
+  return out
+}
+
+describe('a re-trim of a very long excerpt', () => {
+  it('reads 150,000 numbered lines back without running out of stack (it threw a RangeError)', () => {
+    const n = 150_000
+    const lines = ['$ make test', `[... spillway: omitted lines 2-${n + 1} of ${n + 2} (999 chars) ...]`]
+    for (let i = 2; i <= n + 1; i++) lines.push(i % 5000 === 0 ? `${i}: ERROR: case ${i} failed` : `${i}: ok ${i}`)
+    lines.push('exit 1')
+    const text = lines.join('\n')
+    expect(parseExcerpt(text)?.pieces).toHaveLength(n + 2)
+    const out = trimResult(text, { tool: 'terminal', maxChars: 4000 })
+    expect(out.applied).toEqual(['refit'])
+    expect(out.text.length).toBeLessThanOrEqual(4000)
+    expect(out.text).toContain('100000: ERROR: case 100000 failed')
+  })
+})

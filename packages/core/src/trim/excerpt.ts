@@ -7,8 +7,10 @@
  * second handle. Parsing reads each marker line with anchored, linear regexes only.
  */
 import { GAP_MARKER_MAX, MAIN_MARKER_MAX, gapMarker, mainMarker } from './marker.js'
-import { lineSalience } from './salient.js'
-import type { LineRange } from './types.js'
+import { DEFAULT_PROFILES } from './profiles.js'
+import { lineSalience, scanLines } from './salient.js'
+import { weighSalient } from './weigh.js'
+import type { LineRange, Profile } from './types.js'
 
 /** First line of the handle block `spill/` puts under an excerpt. */
 export const HANDLE_HEADER = '--- spillway: the text above is an excerpt, not the full output ---'
@@ -73,8 +75,15 @@ function blockStart(text: string): number {
   return full - 1 - header === HANDLE_HEADER.length && lineStartsWith(text, header, HANDLE_HEADER) ? header : -1
 }
 
-/** One piece of an excerpt in the original's numbering: a line shown, or a run left out. */
-type Piece = { kind: 'line'; n: number; text: string; numbered: boolean } | { kind: 'gap'; from: number; to: number; chars: number }
+/**
+ * One piece of an excerpt in the original's numbering: a line shown (standing for `span` lines of
+ * the original from `n`: more than one where a filter merged a run, `x (x3)`, `[4 blank lines]`,
+ * a CI job's post-steps), or a run left out.
+ */
+type Piece = { kind: 'line'; n: number; span: number; text: string; numbered: boolean } | { kind: 'gap'; from: number; to: number; chars: number }
+
+/** A line shown, as {@link Piece}. */
+type LinePiece = Extract<Piece, { kind: 'line' }>
 
 /** A line excerpt made by spillway's fitter, read back. */
 export interface ParsedExcerpt {
@@ -93,10 +102,70 @@ export interface ParsedExcerpt {
 
 const num = (s: string | undefined): number => (s === undefined ? Number.NaN : Number(s))
 
+/** A line's last {@link MARKER_LINE_MAX} chars: where a merged run's count is read (its regexes are anchored at the end). */
+const lineEnd = (text: string): string => (text.length > MARKER_LINE_MAX ? text.slice(-MARKER_LINE_MAX) : text)
+
+/** Exact dedup's ` (xN)` at a line's end (`filters/dedup`). */
+const REPEATS = / \(x(\d{1,12})\)\r?$/
+/** Blank-run collapse's line (`filters/dedup` countBlankRuns). */
+const BLANKS = /^\[(\d{1,12}) blank lines\]\r?$/
+/** A CI job's post-steps as one line (`filters/epilogue`). */
+const POST_STEPS = / \[\+(\d{1,12}) lines: the CI job's post-steps\]\r?$/
+
+/**
+ * Lines of the original a shown line stands for, as its text says: a merged run's count, else 1.
+ * (Read on lines up to {@link MARKER_LINE_MAX} chars' worth of their end only.)
+ */
+function runOf(text: string): number {
+  const end = lineEnd(text)
+  const r = REPEATS.exec(end) ?? BLANKS.exec(end)
+  if (r !== null) return Math.max(1, num(r[1]))
+  const p = POST_STEPS.exec(end)
+  return p !== null ? num(p[1]) + 1 : 1
+}
+
+/** Most lines ending like a merged run that {@link plainPieces} weighs in one head or tail. */
+const MAX_RUN_LINES = 12
+
+/**
+ * Unnumbered lines (a head or a tail) as pieces from line `first`, covering exactly `count` lines
+ * of the original: each merged run as its count says; else one line each; else (a line's own text
+ * ending like a run, `VSTest 17.14 (x64)`) the one choice of such lines read as plain that adds
+ * up, when there is exactly one among at most {@link MAX_RUN_LINES}. Undefined otherwise.
+ */
+function plainPieces(texts: string[], first: number, count: number): LinePiece[] | undefined {
+  const spans = texts.map(runOf)
+  const sum = spans.reduce((a, b) => a + b, 0)
+  let read: number[] | undefined = sum === count ? spans : texts.length === count ? texts.map(() => 1) : undefined
+  const runs = spans.flatMap((k, i) => (k > 1 ? [i] : []))
+  if (read === undefined && sum > count && runs.length <= MAX_RUN_LINES) {
+    let found = -1
+    for (let mask = 1; mask < 1 << runs.length; mask++) {
+      let plain = 0
+      for (let b = 0; b < runs.length; b++) if (mask & (1 << b)) plain += spans[runs[b]!]! - 1
+      if (sum - plain !== count) continue
+      if (found !== -1) return undefined // two readings add up: neither is sure
+      found = mask
+    }
+    if (found !== -1) read = spans.map((k, i) => (runs.includes(i) && found & (1 << runs.indexOf(i)) ? 1 : k))
+  }
+  if (read === undefined) return undefined
+  let n = first
+  return texts.map((text, i) => {
+    const p: LinePiece = { kind: 'line', n, span: read[i]!, text, numbered: false }
+    n += read[i]!
+    return p
+  })
+}
+
 /**
  * Reads an excerpt made by the fitter (head lines, the main marker, numbered middle lines with
- * gap markers, tail lines) back into pieces numbered as in the original. Undefined for anything
- * else, including excerpts cut inside a line or by chars: those are trimmed as plain text.
+ * gap markers, tail lines) back into pieces numbered as in the original. Lines a filter merged
+ * before the fit (`x (x3)`, `[4 blank lines]`, a CI job's post-steps) stand for their runs: in
+ * the head and tail as their counts say, in the middle up to the next number (the fitter marks
+ * every run it leaves out, so a number skipped without a marker is the line above's run).
+ * Undefined for anything else, including excerpts cut inside a line or by chars: those are
+ * trimmed as plain text.
  */
 export function parseExcerpt(body: string): ParsedExcerpt | undefined {
   const probe = body.indexOf('[... spillway: omitted line')
@@ -111,20 +180,29 @@ export function parseExcerpt(body: string): ParsedExcerpt | undefined {
   const to = mm[1] !== undefined ? from : num(mm[3])
   const lines = num(mm[4])
   const chars = num(mm[5])
-  if (!(from === m + 1 && to >= from && lines >= to)) return undefined
-  const tailCount = lines - to
-  const midEnd = all.length - tailCount
-  if (midEnd < m + 1) return undefined
-  const pieces: Piece[] = all.slice(0, m).map((text, i) => ({ kind: 'line', n: i + 1, text, numbered: false }))
+  if (!(from >= 1 && to >= from && lines >= to)) return undefined
+  const head = plainPieces(all.slice(0, m), 1, from - 1)
+  if (head === undefined) return undefined
+  // The tail: the fewest last lines that cover the lines after the span.
+  let tailFrom = all.length
+  let covered = 0
+  while (covered < lines - to && tailFrom > m + 1) covered += runOf(all[--tailFrom]!)
+  let tail = plainPieces(all.slice(tailFrom), to + 1, lines - to)
+  // (else one line each, as an excerpt of a text no filter merged)
+  if (tail === undefined && all.length - (lines - to) > m) tail = plainPieces(all.slice((tailFrom = all.length - (lines - to))), to + 1, lines - to)
+  if (tail === undefined) return undefined
   const middle: Piece[] = []
   let cursor = from
   let explicit = 0
-  for (const l of all.slice(m + 1, midEnd)) {
+  let prev: LinePiece | undefined
+  for (const l of all.slice(m + 1, tailFrom)) {
     const g = l.length <= MARKER_LINE_MAX ? GAP.exec(l) : null
     if (g !== null) {
       const gf = g[1] !== undefined ? num(g[1]) : num(g[2])
       const gt = g[1] !== undefined ? gf : num(g[3])
       if (gf < cursor || gt < gf || gt > to) return undefined
+      if (prev !== undefined) prev.span += gf - cursor // (the line above stood for a run up to the gap)
+      prev = undefined
       middle.push({ kind: 'gap', from: gf, to: gt, chars: num(g[4]) })
       explicit += num(g[4])
       cursor = gt + 1
@@ -134,18 +212,42 @@ export function parseExcerpt(body: string): ParsedExcerpt | undefined {
     if (nm === null) return undefined
     const n = num(nm[1])
     if (n < cursor || n > to) return undefined
-    if (n > cursor && middle.length > 0) return undefined // lines left out between two shown ones always get a gap marker
-    middle.push({ kind: 'line', n, text: l.slice(nm[0].length), numbered: true })
+    if (n > cursor) {
+      // a number skipped without a marker: the line above stood for a run (none above: the lead run, below)
+      if (prev === undefined && middle.length > 0) return undefined
+      if (prev !== undefined) prev.span += n - cursor
+    }
+    prev = { kind: 'line', n, span: 1, text: l.slice(nm[0].length), numbered: true }
+    middle.push(prev)
     cursor = n + 1
   }
+  if (prev !== undefined) prev.span += to + 1 - cursor // the last line's run reaches the tail
   // The run before the first numbered line has no marker of its own: the main marker's chars less the gaps'.
   const firstShown = middle.find((p) => p.kind === 'line')
-  const leadEnd = firstShown !== undefined && middle[0] === firstShown ? firstShown.n - 1 : firstShown === undefined ? to : Number.NaN
+  // (gap markers with no numbered line: not the fitter's)
+  const leadEnd = firstShown !== undefined && middle[0] === firstShown ? firstShown.n - 1 : firstShown === undefined && middle.length === 0 ? to : Number.NaN
   if (Number.isNaN(leadEnd)) return undefined
-  if (leadEnd >= from) pieces.push({ kind: 'gap', from, to: leadEnd, chars: Math.max(0, chars - explicit) })
-  pieces.push(...middle)
-  all.slice(midEnd).forEach((text, i) => pieces.push({ kind: 'line', n: to + 1 + i, text, numbered: false }))
+  // (concat, not push(...): an excerpt may have more lines than a call has room for arguments)
+  const lead: Piece[] = leadEnd >= from ? [{ kind: 'gap', from, to: leadEnd, chars: Math.max(0, chars - explicit) }] : []
+  const pieces: Piece[] = (head as Piece[]).concat(lead, middle, tail)
   return { lines, from, to, trailingNewline, pieces, salientCount: mm[6] !== undefined ? num(mm[6]) : 0, firstSalient: mm[7] !== undefined ? num(mm[7]) : undefined }
+}
+
+/**
+ * Chars of the original behind a shown line: its own with its `\n`; for a merged run, exact
+ * dedup's copies, one per line of a blank run (exact for empty lines), a CI job's post-steps'
+ * first line and one per line after it (their text is not in the excerpt, nor is the rest of a
+ * line the fitter clipped: those count what is known).
+ */
+function runChars(p: LinePiece): number {
+  if (p.span === 1) return p.text.length + 1
+  const end = lineEnd(p.text)
+  const r = REPEATS.exec(end)
+  // (each copy: the text before ` (xN)`, its `\r` when the count was written before one, and its `\n`)
+  if (r !== null && num(r[1]) === p.span) return p.span * (p.text.length - r[0].length + (r[0].endsWith('\r') ? 2 : 1))
+  if (BLANKS.test(end)) return p.span
+  const post = POST_STEPS.exec(end)
+  return (post !== null ? p.text.length - post[0].length : p.text.length) + p.span
 }
 
 /** A re-fitted excerpt and what it leaves out of the original, in the original's line numbers. */
@@ -154,59 +256,107 @@ export interface Refit {
   omitted: LineRange[]
 }
 
+/** How a refit shares its budget: the profile's head and tail shares and context lines (see `Profile`). */
+export type RefitShape = Pick<Profile, 'head' | 'tail' | 'contextBefore' | 'contextAfter'>
+
 /**
- * Re-fits a parsed excerpt into `budget` chars: numbered salient lines first, then tail lines from
- * the bottom and head lines from the top in turn, then the other numbered lines; every line keeps its number in the
- * original, and the main marker counts what the first excerpt and this one left out. Undefined
- * when not even the marker fits.
+ * Re-fits a parsed excerpt into `budget` chars, as the fitter shares a budget (`shape`, default
+ * the `default` profile's): tail lines from the bottom and head lines from the top, each within its
+ * share; then the numbered salient lines, strongest first; then the numbered lines around each
+ * (`contextBefore` above, `contextAfter` below, as the first excerpt kept them: a trace's first
+ * frames, a failure's message); then more tail and head lines in turn, then the other numbered
+ * lines. Every line keeps its number in the original, and the main marker counts what the first
+ * excerpt and this one left out. Undefined when not even the marker fits.
  */
-export function refitExcerpt(ex: ParsedExcerpt, budget: number): Refit | undefined {
+export function refitExcerpt(ex: ParsedExcerpt, budget: number, shape: RefitShape = DEFAULT_PROFILES.default!): Refit | undefined {
   // The excerpt's lines, sorted out and scored once for both fits below.
   const lines = ex.pieces.filter((p): p is LinePiece => p.kind === 'line')
   const numbered = lines.filter((p) => p.numbered)
   const parts: RefitParts = {
     numbered,
+    index: new Map(numbered.map((p, i) => [p.n, i])),
     head: lines.filter((p) => p.n < ex.from),
     tail: lines.filter((p) => p.n > ex.to),
-    scored: numbered.map((p) => ({ p, s: lineSalience(p.text) })).filter((x) => x.s > 0).sort((a, b) => b.s - a.s || a.p.n - b.p.n).map((x) => x.p),
+    scored: strongestFirst(numbered),
   }
-  const first = refitWithin(ex, parts, budget, 0)
+  const first = refitWithin(ex, parts, budget, 0, shape)
   if (first === undefined) return undefined
-  // Each numbered line reserves a gap marker's longest form, so the refit comes out short of its
-  // budget (by 12-20% on the CI logs' excerpts); it is made once more with those chars added, and
-  // taken when it keeps as many salient lines and more chars.
+  // Each piece of numbered lines reserves a gap marker's longest form, so the refit comes out
+  // short of its budget; it is made once more with those chars added, and taken when it keeps as
+  // many salient lines and more chars.
   const slack = budget - first.text.length
-  const second = slack >= GAP_MARKER_MAX ? refitWithin(ex, parts, budget, slack) : undefined
+  const second = slack >= GAP_MARKER_MAX ? refitWithin(ex, parts, budget, slack, shape) : undefined
   const better = second !== undefined && second.salient >= first.salient && second.text.length > first.text.length ? second : first
   return { text: better.text, omitted: better.omitted }
 }
 
-type LinePiece = Extract<Piece, { kind: 'line' }>
+/**
+ * The salient lines among an excerpt's numbered ones, strongest first (then in order), as the
+ * fitter weighs them (`weigh.ts`: template rarity, runner shapes, a failure list's items, a
+ * trace's own frame), read as one text.
+ */
+function strongestFirst(numbered: LinePiece[]): LinePiece[] {
+  const text = numbered.map((p) => p.text).join('\n')
+  return weighSalient(text, scanLines(text, true).salient)
+    .map((s) => ({ p: numbered[s.line - 1]!, score: s.score }))
+    .sort((a, b) => b.score - a.score || a.p.n - b.p.n)
+    .map((x) => x.p)
+}
 
-/** An excerpt's lines for {@link refitWithin}: numbered, head, tail, and the numbered salient ones, strongest first. */
+/** An excerpt's lines for {@link refitWithin}: numbered (and each one's index there), head, tail, and the numbered salient ones, strongest first. */
 interface RefitParts {
   numbered: LinePiece[]
+  index: Map<number, number>
   head: LinePiece[]
   tail: LinePiece[]
   scored: LinePiece[]
 }
 
 /** {@link refitExcerpt} with `extra` chars over the budget for its reserve; `salient`: the salient lines it keeps. */
-function refitWithin(ex: ParsedExcerpt, { numbered, head, tail, scored }: RefitParts, budget: number, extra: number): (Refit & { salient: number }) | undefined {
-  const cost = (p: LinePiece): number => (p.numbered ? `${p.n}: `.length + GAP_MARKER_MAX + 1 : 0) + p.text.length + 1
+function refitWithin(ex: ParsedExcerpt, { numbered, index, head, tail, scored }: RefitParts, budget: number, extra: number, shape: RefitShape): (Refit & { salient: number }) | undefined {
   let room = budget + extra - MAIN_MARKER_MAX - 1
   if (room < 0) return undefined
   const kept = new Set<number>()
+  // Whether numbered lines `i` and `i + 1` are next to each other in the original (no line between them).
+  const touching = (i: number): boolean => i >= 0 && i + 1 < numbered.length && numbered[i]!.n + numbered[i]!.span === numbered[i + 1]!.n
+  // A numbered line next to a kept numbered one joins its piece; any other starts a piece, which
+  // reserves a gap marker (two pieces that a line joins keep both reserves: an upper bound).
+  const joins = (p: LinePiece): boolean => {
+    const i = index.get(p.n)!
+    return (touching(i - 1) && kept.has(numbered[i - 1]!.n)) || (touching(i) && kept.has(numbered[i + 1]!.n))
+  }
+  const cost = (p: LinePiece): number => (p.numbered ? `${p.n}: `.length + (joins(p) ? 0 : GAP_MARKER_MAX + 1) : 0) + p.text.length + 1
   const take = (p: LinePiece): boolean => {
-    if (cost(p) > room) return false
-    room -= cost(p)
+    const c = cost(p)
+    if (c > room) return false
+    room -= c
     kept.add(p.n)
     return true
   }
+  // Tail and head within their shares, whole lines from the ends.
+  const avail = room
+  let ti = tail.length - 1
+  for (let quota = Math.floor(avail * shape.tail); ti >= 0 && cost(tail[ti]!) <= quota && take(tail[ti]!); ti--) quota -= tail[ti]!.text.length + 1
+  let hi = 0
+  for (let quota = Math.floor(avail * shape.head); hi < head.length && cost(head[hi]!) <= quota && take(head[hi]!); hi++) quota -= head[hi]!.text.length + 1
   let salientKept = 0
   for (const p of scored) if (take(p)) salientKept++
-  // Tail and head a line at a time each, so neither takes all that is left.
-  for (let ti = tail.length - 1, hi = 0, tailOk = true, headOk = true; (tailOk && ti >= 0) || (headOk && hi < head.length); ) {
+  // The lines around each kept salient line, strongest first, as far as the first excerpt showed
+  // them without a gap (a run stops at the first line that does not fit).
+  for (const p of scored) {
+    if (!kept.has(p.n)) continue
+    const i = index.get(p.n)!
+    for (let j = i - 1; j >= 0 && i - j <= shape.contextBefore && touching(j); j--) {
+      const q = numbered[j]!
+      if (!kept.has(q.n) && !take(q)) break
+    }
+    for (let j = i + 1; j < numbered.length && j - i <= shape.contextAfter && touching(j - 1); j++) {
+      const q = numbered[j]!
+      if (!kept.has(q.n) && !take(q)) break
+    }
+  }
+  // Then tail and head a line at a time each, so neither takes all that is left.
+  for (let tailOk = true, headOk = true; (tailOk && ti >= 0) || (headOk && hi < head.length); ) {
     if (tailOk && ti >= 0) tailOk = take(tail[ti--]!)
     if (headOk && hi < head.length) headOk = take(head[hi++]!)
   }
@@ -217,14 +367,14 @@ function refitWithin(ex: ParsedExcerpt, { numbered, head, tail, scored }: RefitP
   while (h < head.length && kept.has(head[h]!.n)) h++
   let t = 0
   while (t < tail.length && kept.has(tail[tail.length - 1 - t]!.n)) t++
-  const spanFrom = h + 1
-  const spanTo = ex.lines - t
+  const spanFrom = h < head.length ? head[h]!.n : ex.from
+  const spanTo = t > 0 ? tail[tail.length - t]!.n - 1 : ex.lines
   const runs: LineRange[] = []
   const body: string[] = []
   let run: LineRange | undefined
   let salient = ex.salientCount
   let firstSalient = ex.firstSalient
-  const inSpan = ex.pieces.filter((p) => (p.kind === 'gap' ? p.from : p.n) >= spanFrom && (p.kind === 'gap' ? p.to : p.n) <= spanTo)
+  const inSpan = ex.pieces.filter((p) => (p.kind === 'gap' ? p.from : p.n) >= spanFrom && (p.kind === 'gap' ? p.to : p.n + p.span - 1) <= spanTo)
   const flush = (): void => {
     if (run === undefined) return
     runs.push(run)
@@ -238,10 +388,10 @@ function refitWithin(ex: ParsedExcerpt, { numbered, head, tail, scored }: RefitP
       continue
     }
     const from = p.kind === 'gap' ? p.from : p.n
-    const to = p.kind === 'gap' ? p.to : p.n
-    const chars = p.kind === 'gap' ? p.chars : p.text.length + 1
+    const to = p.kind === 'gap' ? p.to : p.n + p.span - 1
+    const chars = p.kind === 'gap' ? p.chars : runChars(p)
     if (p.kind === 'line' && !p.numbered && lineSalience(p.text) > 0) {
-      salient++ // a head or tail line now left out: the span holds it
+      salient += p.span // a head or tail line now left out: the span holds it (a merged run: each of its lines)
       firstSalient = firstSalient === undefined ? p.n : Math.min(firstSalient, p.n)
     }
     run = run === undefined ? { start: from, end: to, chars } : { start: run.start, end: to, chars: run.chars + chars }
