@@ -84,6 +84,23 @@ export function runCleanup(text: string, filters: readonly FilterDef[], ctx: Fil
 const NUMBER = /^\d{1,12}: /
 
 /**
+ * The fitter's `N: ` of each line of the excerpt `lines` ('' for a line without one): the lines
+ * after the main marker that are numbered or gap markers, up to the first that is neither (the
+ * tail, whose lines are the tool's text even when they start with digits and `: `).
+ */
+function fitterNumbers(lines: readonly string[]): string[] {
+  const numbers = lines.map(() => '')
+  const m = lines.findIndex((l) => l.startsWith('[... spillway: omitted line'))
+  if (m === -1) return numbers
+  for (let i = m + 1; i < lines.length; i++) {
+    const n = NUMBER.exec(lines[i]!)?.[0]
+    if (n !== undefined) numbers[i] = n
+    else if (!lines[i]!.startsWith('[... line')) break
+  }
+  return numbers
+}
+
+/**
  * `cleaned`, the cleanup `f` made of the excerpt `text`, with the fitter's `N: ` numbers kept: they
  * are not the tool's text, and a filter that rewrites a line's start (a progress bar's last frame,
  * `collapseProgress`) would drop them. When a numbered line changed, `f` is run again on the
@@ -93,8 +110,8 @@ const NUMBER = /^\d{1,12}: /
 function keepNumbers(text: string, cleaned: string, f: FilterDef, ctx: FilterContext): string | undefined {
   const before = text.split('\n')
   const after = cleaned.split('\n')
-  if (after.length === before.length && before.every((l, i) => !NUMBER.test(l) || after[i]!.startsWith(NUMBER.exec(l)![0]))) return cleaned
-  const numbers = before.map((l) => NUMBER.exec(l)?.[0] ?? '')
+  const numbers = fitterNumbers(before)
+  if (after.length === before.length && numbers.every((n, i) => after[i]!.startsWith(n))) return cleaned
   const out = f.run(before.map((l, i) => l.slice(numbers[i]!.length)).join('\n'), ctx)
   const lines = (typeof out === 'string' ? out : out?.text)?.split('\n')
   return lines === undefined ? undefined : lines.length === before.length ? lines.map((l, i) => numbers[i] + l).join('\n') : undefined

@@ -15,10 +15,10 @@ export interface Retrimmed {
 /**
  * Spillway's own output as input: undefined when `input` is not ours (no handle block, no
  * fitter excerpt). Ours and within budget: kept as is. Over budget: an excerpt is re-fitted
- * keeping the original's line numbers, its markers' counts and the handle (sharing the budget as
- * `shape`, the profile, says); other text above a
- * handle is trimmed by `trimBody` and the handle kept under it. Only when the budget cannot hold
- * the handle with a useful excerpt is the result left to the ordinary pipeline.
+ * keeping the original's line numbers, its markers' counts and the handle, sharing the budget
+ * as `shape` (the profile) says; other text above a handle is trimmed by `trimBody` and the
+ * handle kept under it. Only when the budget cannot hold the handle with a useful excerpt is the
+ * result left to the ordinary pipeline.
  */
 export function retrim(input: string, budget: number, shape: RefitShape, trimBody: (body: string, maxChars: number) => { text: string; applied: string[]; omitted: LineRange[]; omittedExact: boolean }): Retrimmed | undefined {
   const split = splitHandle(input)

@@ -218,6 +218,34 @@ function mergeTouching(ranges: number[][]): number[][] {
   return out
 }
 
+describe('reading back a tail and a middle by their shape (review, round 22)', () => {
+  it('numbers a tail that holds a merged run and a line that only ends like one (`Release (x86)`)', () => {
+    const lines = Array.from({ length: 200 }, (_, i) => (i === 99 ? 'ERROR: test_checkout failed: expected 1 got 2' : `[INFO] compiling module ${i + 1} ok`))
+    lines.push('Release (x86)', '[INFO] done 1', '[INFO] done 2', '', '', '', '')
+    const original = `${lines.join('\n')}\n`
+    const once = trimResult(original, { tool: 'terminal', maxChars: 2000 }).text
+    const ex = parseExcerpt(once)!
+    expect(tileWhole(tiles(ex), 207)).toBe(true)
+    // every shown line is the original's line of its number, a merged one its run's first
+    for (const p of ex.pieces) if (p.kind === 'line') expect(lines[p.n - 1]).toBe(p.text === '[4 blank lines]' ? '' : p.text.replace(/^\d+: /, ''))
+    const again = trimResult(once, { tool: 'terminal', maxChars: 1200 })
+    expect(again.applied).toEqual(['refit'])
+    numberedLinesAreOriginal(again.text, original)
+    expect(tileWhole(tiles(parseExcerpt(again.text)!), 207)).toBe(true)
+  })
+
+  it('counts a clipped line as the fitter does: its cut end left out, the run before it without it', () => {
+    const lines = Array.from({ length: 400 }, (_, i) => `[INFO] compiling module ${i + 1} ok`)
+    lines[199] = `ERROR: test_a failed: ${'x'.repeat(600)}`
+    const once = trimResult(`${lines.join('\n')}\n`, { tool: 'terminal', maxChars: 4000 })
+    expect(once.text).toMatch(/^200: ERROR: test_a failed: x+… \[\+\d+ chars\]$/m)
+    const again = trimResult(once.text, { tool: 'terminal', maxChars: 2000 })
+    expect(again.text).toContain('200: ERROR: test_a failed')
+    // the same ranges before the clipped line and of its cut end (the lead's chars counted the cut end before)
+    expect(again.omitted.slice(0, 2)).toEqual(once.omitted.slice(0, 2))
+  })
+})
+
 describe('a re-trim of a very long excerpt', () => {
   it('reads 150,000 numbered lines back without running out of stack (it threw a RangeError)', () => {
     const n = 150_000

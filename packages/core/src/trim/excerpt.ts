@@ -6,6 +6,7 @@
  * of 5000`, not of the excerpt), keeping the markers' counts and the handle; it never adds a
  * second handle. Parsing reads each marker line with anchored, linear regexes only.
  */
+import { mergeRanges } from './fit.js'
 import { GAP_MARKER_MAX, MAIN_MARKER_MAX, gapMarker, mainMarker } from './marker.js'
 import { DEFAULT_PROFILES } from './profiles.js'
 import { lineSalience, scanLines } from './salient.js'
@@ -78,9 +79,10 @@ function blockStart(text: string): number {
 /**
  * One piece of an excerpt in the original's numbering: a line shown (standing for `span` lines of
  * the original from `n`: more than one where a filter merged a run, `x (x3)`, `[4 blank lines]`,
- * a CI job's post-steps), or a run left out.
+ * a CI job's post-steps; `clipped`: the chars of it the fitter cut, `… [+N chars]`, as it counted
+ * them), or a run left out.
  */
-type Piece = { kind: 'line'; n: number; span: number; text: string; numbered: boolean } | { kind: 'gap'; from: number; to: number; chars: number }
+type Piece = { kind: 'line'; n: number; span: number; text: string; numbered: boolean; clipped?: number } | { kind: 'gap'; from: number; to: number; chars: number }
 
 /** A line shown, as {@link Piece}. */
 type LinePiece = Extract<Piece, { kind: 'line' }>
@@ -147,7 +149,10 @@ function plainPieces(texts: string[], first: number, count: number): LinePiece[]
       if (found !== -1) return undefined // two readings add up: neither is sure
       found = mask
     }
-    if (found !== -1) read = spans.map((k, i) => (runs.includes(i) && found & (1 << runs.indexOf(i)) ? 1 : k))
+    if (found !== -1) {
+      const plain = new Set(runs.filter((_, b) => found & (1 << b)))
+      read = spans.map((k, i) => (plain.has(i) ? 1 : k))
+    }
   }
   if (read === undefined) return undefined
   let n = first
@@ -183,71 +188,98 @@ export function parseExcerpt(body: string): ParsedExcerpt | undefined {
   if (!(from >= 1 && to >= from && lines >= to)) return undefined
   const head = plainPieces(all.slice(0, m), 1, from - 1)
   if (head === undefined) return undefined
-  // The tail: the fewest last lines that cover the lines after the span.
-  let tailFrom = all.length
-  let covered = 0
-  while (covered < lines - to && tailFrom > m + 1) covered += runOf(all[--tailFrom]!)
-  let tail = plainPieces(all.slice(tailFrom), to + 1, lines - to)
-  // (else one line each, as an excerpt of a text no filter merged)
-  if (tail === undefined && all.length - (lines - to) > m) tail = plainPieces(all.slice((tailFrom = all.length - (lines - to))), to + 1, lines - to)
-  if (tail === undefined) return undefined
-  const middle: Piece[] = []
+  // The middle, by its shape: numbered lines and gap markers in order after the main marker, each
+  // past the one before and within the span; the first line that is neither ends it.
+  const middle: MiddleLine[] = []
   let cursor = from
-  let explicit = 0
-  let prev: LinePiece | undefined
-  for (const l of all.slice(m + 1, tailFrom)) {
+  for (let i = m + 1; i < all.length; i++) {
+    const l = all[i]!
     const g = l.length <= MARKER_LINE_MAX ? GAP.exec(l) : null
     if (g !== null) {
       const gf = g[1] !== undefined ? num(g[1]) : num(g[2])
       const gt = g[1] !== undefined ? gf : num(g[3])
-      if (gf < cursor || gt < gf || gt > to) return undefined
-      if (prev !== undefined) prev.span += gf - cursor // (the line above stood for a run up to the gap)
-      prev = undefined
+      // (a gap follows a shown line: the fitter writes none before the first, nor two in a row)
+      if (middle[middle.length - 1]?.kind !== 'line' || gf < cursor || gt < gf || gt > to) break
       middle.push({ kind: 'gap', from: gf, to: gt, chars: num(g[4]) })
-      explicit += num(g[4])
       cursor = gt + 1
       continue
     }
     const nm = NUMBERED.exec(l)
-    if (nm === null) return undefined
+    if (nm === null) break
     const n = num(nm[1])
-    if (n < cursor || n > to) return undefined
-    if (n > cursor) {
-      // a number skipped without a marker: the line above stood for a run (none above: the lead run, below)
-      if (prev === undefined && middle.length > 0) return undefined
-      if (prev !== undefined) prev.span += n - cursor
-    }
-    prev = { kind: 'line', n, span: 1, text: l.slice(nm[0].length), numbered: true }
-    middle.push(prev)
+    // (a number skipped without a marker is the line above's run; never right after a gap)
+    if (n < cursor || n > to || (n > cursor && middle[middle.length - 1]?.kind === 'gap')) break
+    middle.push({ kind: 'line', n, text: l.slice(nm[0].length) })
     cursor = n + 1
   }
-  if (prev !== undefined) prev.span += to + 1 - cursor // the last line's run reaches the tail
-  // The run before the first numbered line has no marker of its own: the main marker's chars less the gaps'.
-  const firstShown = middle.find((p) => p.kind === 'line')
-  // (gap markers with no numbered line: not the fitter's)
-  const leadEnd = firstShown !== undefined && middle[0] === firstShown ? firstShown.n - 1 : firstShown === undefined && middle.length === 0 ? to : Number.NaN
-  if (Number.isNaN(leadEnd)) return undefined
-  // (concat, not push(...): an excerpt may have more lines than a call has room for arguments)
-  const lead: Piece[] = leadEnd >= from ? [{ kind: 'gap', from, to: leadEnd, chars: Math.max(0, chars - explicit) }] : []
-  const pieces: Piece[] = (head as Piece[]).concat(lead, middle, tail)
+  // The tail: the lines after the middle, covering the lines after the span exactly; the middle
+  // reaches the span's end (its last gap ends there, or its last line's run does).
+  const last = middle[middle.length - 1]
+  if (last !== undefined && last.kind === 'gap' && last.to !== to) return undefined
+  const tail = plainPieces(all.slice(m + 1 + middle.length), to + 1, lines - to)
+  if (tail === undefined) return undefined
+  const pieces = (head as Piece[]).concat(middleLines(middle, from, to, chars), tail)
   return { lines, from, to, trailingNewline, pieces, salientCount: mm[6] !== undefined ? num(mm[6]) : 0, firstSalient: mm[7] !== undefined ? num(mm[7]) : undefined }
 }
 
+/** A middle line as read, before its run is known. */
+type MiddleLine = { kind: 'line'; n: number; text: string } | { kind: 'gap'; from: number; to: number; chars: number }
+
 /**
- * Chars of the original behind a shown line: its own with its `\n`; for a merged run, exact
- * dedup's copies, one per line of a blank run (exact for empty lines), a CI job's post-steps'
- * first line and one per line after it (their text is not in the excerpt, nor is the rest of a
- * line the fitter clipped: those count what is known).
+ * The middle's pieces: the run before the first shown line (the main marker's chars less the
+ * gaps'), then each shown line standing for the lines up to the next piece (to the span's end
+ * for the last), and the gaps.
+ */
+function middleLines(middle: MiddleLine[], from: number, to: number, chars: number): Piece[] {
+  // (the main marker's chars are its runs' and the cut ends of the lines the fitter clipped)
+  let explicit = 0
+  for (const p of middle) explicit += p.kind === 'gap' ? p.chars : clippedChars(p.text)
+  // (the middle starts with a shown line: `parseExcerpt` reads no gap before one)
+  const first = middle[0]
+  const lead = first === undefined ? to : first.kind === 'line' ? first.n - 1 : from - 1
+  const out: Piece[] = lead >= from ? [{ kind: 'gap', from, to: lead, chars: Math.max(0, chars - explicit) }] : []
+  middle.forEach((p, i) => {
+    if (p.kind === 'gap') {
+      out.push(p)
+      return
+    }
+    const next = middle[i + 1]
+    const end = next === undefined ? to : next.kind === 'gap' ? next.from - 1 : next.n - 1
+    const clipped = clippedChars(p.text)
+    out.push({ kind: 'line', n: p.n, span: end - p.n + 1, text: p.text, numbered: true, ...(clipped > 0 ? { clipped } : {}) })
+  })
+  return out
+}
+
+/** The fitter's note on a middle line it clipped (`trim/text.ts` clipLine). */
+const CLIP_NOTE = /… \[\+(\d{1,15}) chars\]$/
+
+/**
+ * Chars of a numbered line the fitter clipped, as it counts them in `omitted` and the markers: the
+ * note's count less the note's own length (the note stands where the cut text was); 0 for a line
+ * shown whole.
+ */
+function clippedChars(text: string): number {
+  const c = CLIP_NOTE.exec(lineEnd(text))
+  return c === null ? 0 : Math.max(0, num(c[1]) - c[0].length)
+}
+
+/**
+ * Chars of the original behind a shown line: its own with its `\n` (and, clipped, its cut end as
+ * the fitter counts it); for a merged run, exact dedup's copies, one per line of a blank run (exact
+ * for empty lines), a CI job's post-steps' first line and one per line after it. The last two,
+ * and a merged line the fitter clipped, are estimates: the text of their other lines is not in
+ * the excerpt.
  */
 function runChars(p: LinePiece): number {
-  if (p.span === 1) return p.text.length + 1
+  if (p.span === 1) return p.text.length + 1 + (p.clipped ?? 0)
   const end = lineEnd(p.text)
   const r = REPEATS.exec(end)
   // (each copy: the text before ` (xN)`, its `\r` when the count was written before one, and its `\n`)
   if (r !== null && num(r[1]) === p.span) return p.span * (p.text.length - r[0].length + (r[0].endsWith('\r') ? 2 : 1))
   if (BLANKS.test(end)) return p.span
   const post = POST_STEPS.exec(end)
-  return (post !== null ? p.text.length - post[0].length : p.text.length) + p.span
+  return (post !== null ? p.text.length - post[0].length : p.text.length + (p.clipped ?? 0)) + p.span
 }
 
 /** A re-fitted excerpt and what it leaves out of the original, in the original's line numbers. */
@@ -370,6 +402,7 @@ function refitWithin(ex: ParsedExcerpt, { numbered, index, head, tail, scored }:
   const spanFrom = h < head.length ? head[h]!.n : ex.from
   const spanTo = t > 0 ? tail[tail.length - t]!.n - 1 : ex.lines
   const runs: LineRange[] = []
+  const cut: LineRange[] = []
   const body: string[] = []
   let run: LineRange | undefined
   let salient = ex.salientCount
@@ -385,6 +418,7 @@ function refitWithin(ex: ParsedExcerpt, { numbered, index, head, tail, scored }:
     if (p.kind === 'line' && p.numbered && kept.has(p.n)) {
       flush()
       body.push(`${p.n}: ${p.text}`)
+      if (p.clipped !== undefined) cut.push({ start: p.n, end: p.n, chars: p.clipped }) // (still left out: the end the fitter cut)
       continue
     }
     const from = p.kind === 'gap' ? p.from : p.n
@@ -402,9 +436,11 @@ function refitWithin(ex: ParsedExcerpt, { numbered, index, head, tail, scored }:
     run = undefined
     if (body.length > 0) body.push(gapMarker(last.start, last.end, last.chars))
   }
-  const total = runs.reduce((s, r) => s + r.chars, 0)
+  // (as the fitter's: clipped lines' cut ends joined with the runs they touch)
+  const omitted = mergeRanges([...runs, ...cut])
+  const total = omitted.reduce((s, r) => s + r.chars, 0)
   const shown = body.filter((l) => !l.startsWith('[... ')).length
   const marker = mainMarker({ from: spanFrom, to: Math.max(spanFrom, spanTo), lines: ex.lines, chars: total }, salient, firstSalient, shown)
   const out = [...head.slice(0, h).map((p) => p.text), marker, ...body, ...tail.slice(tail.length - t).map((p) => p.text)].join('\n') + (ex.trailingNewline && t > 0 ? '\n' : '')
-  return out.length <= budget ? { text: out, omitted: runs, salient: salientKept } : undefined
+  return out.length <= budget ? { text: out, omitted, salient: salientKept } : undefined
 }
