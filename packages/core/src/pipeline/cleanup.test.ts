@@ -10,7 +10,8 @@ describe('cleanup filters on an excerpt keep its line numbers', () => {
   const lines = Array.from({ length: 52_000 }, (_, i) => `[INFO] step ${i} ok, nothing to report`)
   lines[30_000] = 'ERROR: upload of build artifacts failed'
   lines[30_001] = 'uploading 0%\r uploading 50%\r uploading 100% done'
-  lines[51_998] = '7: fetching 0%\rdone' // a tail line of the tool's own that only starts like a number
+  // tail lines of the tool's own that only start like numbers, right after the middle
+  for (let k = 51_800; k < 52_000; k++) lines[k] = `${k - 51_799}: fetching 0%\rdone`
   const log = `${lines.join('\n')}\n`
 
   it('collapses the progress line behind its number', () => {
@@ -20,9 +21,9 @@ describe('cleanup filters on an excerpt keep its line numbers', () => {
     expect(out.text).toMatch(/^30001: ERROR: upload of build artifacts failed$/m)
     expect(out.text).toMatch(/^30002:  uploading 100% done$/m)
     expect(out.text).not.toContain('\r')
-    expect(out.text.split('\n').at(-3)).toBe('done') // as the filter makes it: no number kept that the fitter did not write
+    expect(out.text.split('\n').slice(-4, -1)).toEqual(['done', 'done', 'done']) // as the filter makes them: no number kept that the fitter did not write
     expect(parseExcerpt(out.text)?.lines).toBe(52_000)
-    const again = trimResult(out.text, { tool: 'terminal', maxChars: 2000 })
+    const again = trimResult(out.text, { tool: 'terminal', maxChars: 1000 })
     expect(again.applied).toEqual(['refit'])
     expect(again.text).toMatch(/^30002:  uploading 100% done$/m)
   })

@@ -1,5 +1,6 @@
 import { terminalOmitted } from '../filters/terminal/terminal.js'
 import type { FilterContext, FilterDef, FilterOutput } from '../filters/types.js'
+import { excerptNumbers } from '../trim/excerpt.js'
 import { afterFilter, type Provenance } from '../trim/provenance.js'
 import type { LineRange, Profile } from '../trim/types.js'
 
@@ -80,29 +81,9 @@ export function runCleanup(text: string, filters: readonly FilterDef[], ctx: Fil
   return { text, applied }
 }
 
-/** The fitter's `N: ` at a line's start. */
-const NUMBER = /^\d{1,12}: /
-
 /**
- * The fitter's `N: ` of each line of the excerpt `lines` ('' for a line without one): the lines
- * after the main marker that are numbered or gap markers, up to the first that is neither (the
- * tail, whose lines are the tool's text even when they start with digits and `: `).
- */
-function fitterNumbers(lines: readonly string[]): string[] {
-  const numbers = lines.map(() => '')
-  const m = lines.findIndex((l) => l.startsWith('[... spillway: omitted line'))
-  if (m === -1) return numbers
-  for (let i = m + 1; i < lines.length; i++) {
-    const n = NUMBER.exec(lines[i]!)?.[0]
-    if (n !== undefined) numbers[i] = n
-    else if (!lines[i]!.startsWith('[... line')) break
-  }
-  return numbers
-}
-
-/**
- * `cleaned`, the cleanup `f` made of the excerpt `text`, with the fitter's `N: ` numbers kept: they
- * are not the tool's text, and a filter that rewrites a line's start (a progress bar's last frame,
+ * `cleaned`, the cleanup `f` made of the excerpt `text`, with the fitter's `N: ` numbers kept (the
+ * middle's, as a re-trim reads them: `trim/excerpt.ts` excerptNumbers): they are not the tool's text, and a filter that rewrites a line's start (a progress bar's last frame,
  * `collapseProgress`) would drop them. When a numbered line changed, `f` is run again on the
  * lines without their numbers and each goes back in front of its line (a filter that does not
  * keep the line count is then not applied).
@@ -110,7 +91,7 @@ function fitterNumbers(lines: readonly string[]): string[] {
 function keepNumbers(text: string, cleaned: string, f: FilterDef, ctx: FilterContext): string | undefined {
   const before = text.split('\n')
   const after = cleaned.split('\n')
-  const numbers = fitterNumbers(before)
+  const numbers = excerptNumbers(text)
   if (after.length === before.length && numbers.every((n, i) => after[i]!.startsWith(n))) return cleaned
   const out = f.run(before.map((l, i) => l.slice(numbers[i]!.length)).join('\n'), ctx)
   const lines = (typeof out === 'string' ? out : out?.text)?.split('\n')

@@ -111,6 +111,20 @@ describe('which lines a refit keeps', () => {
     }
   })
 
+  it("shows a failure of the first excerpt's tail, past the tail's share, as a numbered line", () => {
+    // An 8k excerpt's tail holds the failure 60 lines from the end; a 1,200-char refit's tail
+    // share is about 12 lines. The failure and the lines around it are shown as `N: ` lines.
+    const lines = Array.from({ length: 3000 }, (_, i) => `[INFO] step ${i + 1} ok`)
+    lines[2939] = 'ERROR: test_checkout failed: expected 3 got 4'
+    const once = trimResult(`${lines.join('\n')}\n`, { tool: 'terminal', maxChars: 8000 }).text
+    expect(once).toContain('\nERROR: test_checkout failed') // in the tail, unnumbered
+    const again = trimResult(once, { tool: 'terminal', maxChars: 1200 })
+    expect(again.applied).toEqual(['refit'])
+    expect(again.text).toMatch(/^2939: \[INFO\] step 2939 ok\n2940: ERROR: test_checkout failed: expected 3 got 4\n2941: /m)
+    expect(again.text).toContain('\n[INFO] step 3000 ok')
+    expect(again.omitted.some((r) => r.start <= 2941 && r.end >= 2941)).toBe(false)
+  })
+
   it('keeps the lines around a salient one, as the first excerpt showed them', () => {
     const lines = Array.from({ length: 4000 }, (_, i) => `[INFO] step ${i} ok`)
     lines[2000] = 'java.lang.IllegalStateException: pool exhausted'
@@ -232,6 +246,28 @@ describe('reading back a tail and a middle by their shape (review, round 22)', (
     expect(again.applied).toEqual(['refit'])
     numberedLinesAreOriginal(again.text, original)
     expect(tileWhole(tiles(parseExcerpt(again.text)!), 207)).toBe(true)
+  })
+
+  it("ends the middle where a line's run would disagree with its text (second review)", () => {
+    // The fitter's own excerpt of 40 lines `20: item N` and a merged `done (x2)`: its tail starts
+    // like numbered lines. `20: item 37` cannot stand for lines 20-36, so it is the tail's.
+    const lines = [...Array.from({ length: 40 }, (_, i) => `20: item ${i + 1}`), 'done', 'done']
+    const once = trimResult(`${lines.join('\n')}\n`, { tool: 'terminal', maxChars: 400 }).text
+    expect(once).toContain('\n20: item 37\n')
+    const ex = parseExcerpt(once)!
+    expect(tileWhole(tiles(ex), 42)).toBe(true)
+    for (const p of ex.pieces) if (p.kind === 'line') expect(lines[p.n - 1]).toBe(p.text.replace(/ \(x2\)$/, ''))
+    // `3: retry (x6)` stands for 6 lines, so `5: item processed` below it is the tool's tail line 9, not line 5.
+    const body = ['h', '[... spillway: omitted lines 2-8 of 12 (99 chars); 1 salient line there, first at line 2; kept lines from it are numbered "N: " ...]', '2: ERROR: test failed', '3: retry (x6)', '5: item processed', 'x', 'done (x2)', 'y', ''].join('\n')
+    expect(parseExcerpt(body)!.pieces.map((p) => (p.kind === 'line' ? [p.n, p.span, p.text] : [p.from, p.to]))).toEqual([
+      [1, 1, 'h'],
+      [2, 1, 'ERROR: test failed'],
+      [3, 6, 'retry (x6)'],
+      [9, 1, '5: item processed'],
+      [10, 1, 'x'],
+      [11, 1, 'done (x2)'],
+      [12, 1, 'y'],
+    ])
   })
 
   it('counts a clipped line as the fitter does: its cut end left out, the run before it without it', () => {

@@ -188,30 +188,7 @@ export function parseExcerpt(body: string): ParsedExcerpt | undefined {
   if (!(from >= 1 && to >= from && lines >= to)) return undefined
   const head = plainPieces(all.slice(0, m), 1, from - 1)
   if (head === undefined) return undefined
-  // The middle, by its shape: numbered lines and gap markers in order after the main marker, each
-  // past the one before and within the span; the first line that is neither ends it.
-  const middle: MiddleLine[] = []
-  let cursor = from
-  for (let i = m + 1; i < all.length; i++) {
-    const l = all[i]!
-    const g = l.length <= MARKER_LINE_MAX ? GAP.exec(l) : null
-    if (g !== null) {
-      const gf = g[1] !== undefined ? num(g[1]) : num(g[2])
-      const gt = g[1] !== undefined ? gf : num(g[3])
-      // (a gap follows a shown line: the fitter writes none before the first, nor two in a row)
-      if (middle[middle.length - 1]?.kind !== 'line' || gf < cursor || gt < gf || gt > to) break
-      middle.push({ kind: 'gap', from: gf, to: gt, chars: num(g[4]) })
-      cursor = gt + 1
-      continue
-    }
-    const nm = NUMBERED.exec(l)
-    if (nm === null) break
-    const n = num(nm[1])
-    // (a number skipped without a marker is the line above's run; never right after a gap)
-    if (n < cursor || n > to || (n > cursor && middle[middle.length - 1]?.kind === 'gap')) break
-    middle.push({ kind: 'line', n, text: l.slice(nm[0].length) })
-    cursor = n + 1
-  }
+  const middle = readMiddle(all, m, from, to)
   // The tail: the lines after the middle, covering the lines after the span exactly; the middle
   // reaches the span's end (its last gap ends there, or its last line's run does).
   const last = middle[middle.length - 1]
@@ -224,6 +201,70 @@ export function parseExcerpt(body: string): ParsedExcerpt | undefined {
 
 /** A middle line as read, before its run is known. */
 type MiddleLine = { kind: 'line'; n: number; text: string } | { kind: 'gap'; from: number; to: number; chars: number }
+
+/**
+ * Whether a shown line can stand for `span` lines: one, or the run its text names (`x (x3)`,
+ * `[4 blank lines]`, post-steps), or any when the fitter clipped it (the count went with its end).
+ */
+const runFits = (text: string, span: number): boolean => span === 1 || runOf(text) === span || CLIP_NOTE.test(lineEnd(text))
+
+/**
+ * The middle of the excerpt `all` whose main marker is line `m` (0-based) and names the span
+ * `from`..`to`, by its shape: numbered lines and gap markers in order after the marker, each past
+ * the one before and within the span, and each shown line standing for a run its text allows (up
+ * to the next piece, or to the span's end for the last); the first line that breaks this, and
+ * what follows, are the tail. No gap marker comes first or after another (the fitter writes none
+ * there), and no number is skipped right after a gap marker.
+ */
+function readMiddle(all: readonly string[], m: number, from: number, to: number): MiddleLine[] {
+  const middle: MiddleLine[] = []
+  let cursor = from
+  for (let i = m + 1; i < all.length; i++) {
+    const l = all[i]!
+    const prev = middle[middle.length - 1]
+    const g = l.length <= MARKER_LINE_MAX ? GAP.exec(l) : null
+    if (g !== null) {
+      const gf = g[1] !== undefined ? num(g[1]) : num(g[2])
+      const gt = g[1] !== undefined ? gf : num(g[3])
+      if (prev?.kind !== 'line' || gf < cursor || gt < gf || gt > to || !runFits(prev.text, gf - prev.n)) break
+      middle.push({ kind: 'gap', from: gf, to: gt, chars: num(g[4]) })
+      cursor = gt + 1
+      continue
+    }
+    const nm = NUMBERED.exec(l)
+    if (nm === null) break
+    const n = num(nm[1])
+    if (n < cursor || n > to || (n > cursor && (prev?.kind === 'gap' || (prev !== undefined && !runFits(prev.text, n - prev.n))))) break
+    middle.push({ kind: 'line', n, text: l.slice(nm[0].length) })
+    cursor = n + 1
+  }
+  // The last shown line's run reaches the span's end: one whose text cannot stand for that is the tail's.
+  while (middle.length > 0) {
+    const last = middle[middle.length - 1]!
+    if (last.kind === 'gap' || runFits(last.text, to - last.n + 1)) break
+    middle.pop()
+  }
+  return middle
+}
+
+/**
+ * Lines of `text` that are an excerpt's numbered middle lines (by {@link readMiddle}, as a re-trim
+ * reads them), each with its `N: `; '' for the others (head and tail lines are the tool's text
+ * even when they start with digits and `: `). All '' when `text` is not a fitter excerpt.
+ */
+export function excerptNumbers(text: string): string[] {
+  const all = text.split('\n')
+  const numbers = all.map(() => '')
+  const m = all.findIndex((l) => l.length <= MARKER_LINE_MAX && l.startsWith('[... spillway: omitted line'))
+  const mm = m === -1 ? null : MAIN.exec(all[m]!)
+  if (mm === null) return numbers
+  const from = mm[1] !== undefined ? num(mm[1]) : num(mm[2])
+  const to = mm[1] !== undefined ? from : num(mm[3])
+  readMiddle(all, m, from, to).forEach((p, k) => {
+    if (p.kind === 'line') numbers[m + 1 + k] = `${p.n}: `
+  })
+  return numbers
+}
 
 /**
  * The middle's pieces: the run before the first shown line (the main marker's chars less the
@@ -294,11 +335,12 @@ export type RefitShape = Pick<Profile, 'head' | 'tail' | 'contextBefore' | 'cont
 /**
  * Re-fits a parsed excerpt into `budget` chars, as the fitter shares a budget (`shape`, default
  * the `default` profile's): tail lines from the bottom and head lines from the top, each within its
- * share; then the numbered salient lines, strongest first; then the numbered lines around each
- * (`contextBefore` above, `contextAfter` below, as the first excerpt kept them: a trace's first
- * frames, a failure's message); then more tail and head lines in turn, then the other numbered
- * lines. Every line keeps its number in the original, and the main marker counts what the first
- * excerpt and this one left out. Undefined when not even the marker fits.
+ * share; then the salient lines, strongest first (a head or tail line past the new head or tail is
+ * shown numbered, in its original number); then the lines around each (`contextBefore` above,
+ * `contextAfter` below, as the first excerpt showed them: a trace's first frames, a failure's
+ * message); then more tail and head lines in turn, then the other numbered lines. Every line keeps
+ * its number in the original, and the main marker counts what the first excerpt and this one left
+ * out. Undefined when not even the marker fits.
  */
 export function refitExcerpt(ex: ParsedExcerpt, budget: number, shape: RefitShape = DEFAULT_PROFILES.default!): Refit | undefined {
   // The excerpt's lines, sorted out and scored once for both fits below.
@@ -306,10 +348,11 @@ export function refitExcerpt(ex: ParsedExcerpt, budget: number, shape: RefitShap
   const numbered = lines.filter((p) => p.numbered)
   const parts: RefitParts = {
     numbered,
-    index: new Map(numbered.map((p, i) => [p.n, i])),
+    order: lines,
+    index: new Map(lines.map((p, i) => [p.n, i])),
     head: lines.filter((p) => p.n < ex.from),
     tail: lines.filter((p) => p.n > ex.to),
-    scored: strongestFirst(numbered),
+    scored: strongestFirst(lines),
   }
   const first = refitWithin(ex, parts, budget, 0, shape)
   if (first === undefined) return undefined
@@ -335,9 +378,10 @@ function strongestFirst(numbered: LinePiece[]): LinePiece[] {
     .map((x) => x.p)
 }
 
-/** An excerpt's lines for {@link refitWithin}: numbered (and each one's index there), head, tail, and the numbered salient ones, strongest first. */
+/** An excerpt's lines for {@link refitWithin}: the numbered ones, all in order (and each one's index there), head, tail, and the salient ones, strongest first. */
 interface RefitParts {
   numbered: LinePiece[]
+  order: LinePiece[]
   index: Map<number, number>
   head: LinePiece[]
   tail: LinePiece[]
@@ -345,21 +389,23 @@ interface RefitParts {
 }
 
 /** {@link refitExcerpt} with `extra` chars over the budget for its reserve; `salient`: the salient lines it keeps. */
-function refitWithin(ex: ParsedExcerpt, { numbered, index, head, tail, scored }: RefitParts, budget: number, extra: number, shape: RefitShape): (Refit & { salient: number }) | undefined {
+function refitWithin(ex: ParsedExcerpt, { numbered, order, index, head, tail, scored }: RefitParts, budget: number, extra: number, shape: RefitShape): (Refit & { salient: number }) | undefined {
   let room = budget + extra - MAIN_MARKER_MAX - 1
   if (room < 0) return undefined
   const kept = new Set<number>()
-  // Whether numbered lines `i` and `i + 1` are next to each other in the original (no line between them).
-  const touching = (i: number): boolean => i >= 0 && i + 1 < numbered.length && numbered[i]!.n + numbered[i]!.span === numbered[i + 1]!.n
-  // A numbered line next to a kept numbered one joins its piece; any other starts a piece, which
-  // reserves a gap marker (two pieces that a line joins keep both reserves: an upper bound).
+  // Whether lines `i` and `i + 1` of `order` are next to each other in the original (no line between them).
+  // A line next to a kept one joins its piece; any other starts a piece, which reserves a gap
+  // marker (two pieces that a line joins keep both reserves: an upper bound).
+  const touching = (i: number): boolean => i >= 0 && i + 1 < order.length && order[i]!.n + order[i]!.span === order[i + 1]!.n
   const joins = (p: LinePiece): boolean => {
     const i = index.get(p.n)!
-    return (touching(i - 1) && kept.has(numbered[i - 1]!.n)) || (touching(i) && kept.has(numbered[i + 1]!.n))
+    return (touching(i - 1) && kept.has(order[i - 1]!.n)) || (touching(i) && kept.has(order[i + 1]!.n))
   }
-  const cost = (p: LinePiece): number => (p.numbered ? `${p.n}: `.length + (joins(p) ? 0 : GAP_MARKER_MAX + 1) : 0) + p.text.length + 1
-  const take = (p: LinePiece): boolean => {
-    const c = cost(p)
+  // `numbered`: the cost of the line shown as `N: ` in the middle.
+  const cost = (p: LinePiece, numbered = p.numbered): number => (numbered ? `${p.n}: `.length + (joins(p) ? 0 : GAP_MARKER_MAX + 1) : 0) + p.text.length + 1
+  const take = (p: LinePiece, numbered = true): boolean => {
+    if (kept.has(p.n)) return true
+    const c = cost(p, numbered || p.numbered)
     if (c > room) return false
     room -= c
     kept.add(p.n)
@@ -368,9 +414,9 @@ function refitWithin(ex: ParsedExcerpt, { numbered, index, head, tail, scored }:
   // Tail and head within their shares, whole lines from the ends.
   const avail = room
   let ti = tail.length - 1
-  for (let quota = Math.floor(avail * shape.tail); ti >= 0 && cost(tail[ti]!) <= quota && take(tail[ti]!); ti--) quota -= tail[ti]!.text.length + 1
+  for (let quota = Math.floor(avail * shape.tail); ti >= 0 && cost(tail[ti]!) <= quota && take(tail[ti]!, false); ti--) quota -= tail[ti]!.text.length + 1
   let hi = 0
-  for (let quota = Math.floor(avail * shape.head); hi < head.length && cost(head[hi]!) <= quota && take(head[hi]!); hi++) quota -= head[hi]!.text.length + 1
+  for (let quota = Math.floor(avail * shape.head); hi < head.length && cost(head[hi]!) <= quota && take(head[hi]!, false); hi++) quota -= head[hi]!.text.length + 1
   let salientKept = 0
   for (const p of scored) if (take(p)) salientKept++
   // The lines around each kept salient line, strongest first, as far as the first excerpt showed
@@ -378,19 +424,13 @@ function refitWithin(ex: ParsedExcerpt, { numbered, index, head, tail, scored }:
   for (const p of scored) {
     if (!kept.has(p.n)) continue
     const i = index.get(p.n)!
-    for (let j = i - 1; j >= 0 && i - j <= shape.contextBefore && touching(j); j--) {
-      const q = numbered[j]!
-      if (!kept.has(q.n) && !take(q)) break
-    }
-    for (let j = i + 1; j < numbered.length && j - i <= shape.contextAfter && touching(j - 1); j++) {
-      const q = numbered[j]!
-      if (!kept.has(q.n) && !take(q)) break
-    }
+    for (let j = i - 1; j >= 0 && i - j <= shape.contextBefore && touching(j); j--) if (!take(order[j]!)) break
+    for (let j = i + 1; j < order.length && j - i <= shape.contextAfter && touching(j - 1); j++) if (!take(order[j]!)) break
   }
   // Then tail and head a line at a time each, so neither takes all that is left.
   for (let tailOk = true, headOk = true; (tailOk && ti >= 0) || (headOk && hi < head.length); ) {
-    if (tailOk && ti >= 0) tailOk = take(tail[ti--]!)
-    if (headOk && hi < head.length) headOk = take(head[hi++]!)
+    if (tailOk && ti >= 0) tailOk = take(tail[ti--]!, false)
+    if (headOk && hi < head.length) headOk = take(head[hi++]!, false)
   }
   for (const p of numbered) if (!kept.has(p.n)) take(p)
 
@@ -415,7 +455,11 @@ function refitWithin(ex: ParsedExcerpt, { numbered, index, head, tail, scored }:
     run = undefined
   }
   for (const p of inSpan) {
-    if (p.kind === 'line' && p.numbered && kept.has(p.n)) {
+    if (p.kind === 'line' && !p.numbered && lineSalience(p.text) > 0) {
+      salient += p.span // a head or tail line now in the span, shown or not: the span holds it (a merged run: each of its lines)
+      firstSalient = firstSalient === undefined ? p.n : Math.min(firstSalient, p.n)
+    }
+    if (p.kind === 'line' && kept.has(p.n)) {
       flush()
       body.push(`${p.n}: ${p.text}`)
       if (p.clipped !== undefined) cut.push({ start: p.n, end: p.n, chars: p.clipped }) // (still left out: the end the fitter cut)
@@ -424,10 +468,6 @@ function refitWithin(ex: ParsedExcerpt, { numbered, index, head, tail, scored }:
     const from = p.kind === 'gap' ? p.from : p.n
     const to = p.kind === 'gap' ? p.to : p.n + p.span - 1
     const chars = p.kind === 'gap' ? p.chars : runChars(p)
-    if (p.kind === 'line' && !p.numbered && lineSalience(p.text) > 0) {
-      salient += p.span // a head or tail line now left out: the span holds it (a merged run: each of its lines)
-      firstSalient = firstSalient === undefined ? p.n : Math.min(firstSalient, p.n)
-    }
     run = run === undefined ? { start: from, end: to, chars } : { start: run.start, end: to, chars: run.chars + chars }
   }
   if (run !== undefined) {
