@@ -83,7 +83,8 @@ export function runCleanup(text: string, filters: readonly FilterDef[], ctx: Fil
 
 /**
  * `cleaned`, the cleanup `f` made of the excerpt `text`, with the fitter's `N: ` numbers kept (the
- * middle's, as a re-trim reads them: `trim/excerpt.ts` excerptNumbers): they are not the tool's text, and a filter that rewrites a line's start (a progress bar's last frame,
+ * middle's, as a re-trim reads them: `trim/excerpt.ts` excerptNumbers): they are not the tool's
+ * text, and a filter that rewrites a line's start (a progress bar's last frame,
  * `collapseProgress`) would drop them. When a numbered line changed, `f` is run again on the
  * lines without their numbers and each goes back in front of its line (a filter that does not
  * keep the line count is then not applied).
@@ -91,7 +92,7 @@ export function runCleanup(text: string, filters: readonly FilterDef[], ctx: Fil
 function keepNumbers(text: string, cleaned: string, f: FilterDef, ctx: FilterContext): string | undefined {
   const before = text.split('\n')
   const after = cleaned.split('\n')
-  const numbers = excerptNumbers(text)
+  const numbers = excerptNumbers(before)
   if (after.length === before.length && numbers.every((n, i) => after[i]!.startsWith(n))) return cleaned
   const out = f.run(before.map((l, i) => l.slice(numbers[i]!.length)).join('\n'), ctx)
   const lines = (typeof out === 'string' ? out : out?.text)?.split('\n')

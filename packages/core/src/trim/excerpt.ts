@@ -177,12 +177,9 @@ export function parseExcerpt(body: string): ParsedExcerpt | undefined {
   if (probe === -1) return undefined
   const trailingNewline = body.endsWith('\n')
   const all = (trailingNewline ? body.slice(0, -1) : body).split('\n')
-  const m = all.findIndex((l) => l.length <= MARKER_LINE_MAX && l.startsWith('[... spillway: omitted line'))
-  if (m === -1) return undefined
-  const mm = MAIN.exec(all[m]!)
-  if (mm === null) return undefined
-  const from = mm[1] !== undefined ? num(mm[1]) : num(mm[2])
-  const to = mm[1] !== undefined ? from : num(mm[3])
+  const main = mainMarkerOf(all)
+  if (main === undefined) return undefined
+  const { m, mm, from, to } = main
   const lines = num(mm[4])
   const chars = num(mm[5])
   if (!(from >= 1 && to >= from && lines >= to)) return undefined
@@ -197,6 +194,15 @@ export function parseExcerpt(body: string): ParsedExcerpt | undefined {
   if (tail === undefined) return undefined
   const pieces = (head as Piece[]).concat(middleLines(middle, from, to, chars), tail)
   return { lines, from, to, trailingNewline, pieces, salientCount: mm[6] !== undefined ? num(mm[6]) : 0, firstSalient: mm[7] !== undefined ? num(mm[7]) : undefined }
+}
+
+/** The main marker among an excerpt's lines: its index, its match and the span it names. */
+function mainMarkerOf(all: readonly string[]): { m: number; mm: RegExpExecArray; from: number; to: number } | undefined {
+  const m = all.findIndex((l) => l.length <= MARKER_LINE_MAX && l.startsWith('[... spillway: omitted line'))
+  const mm = m === -1 ? null : MAIN.exec(all[m]!)
+  if (mm === null) return undefined
+  const from = mm[1] !== undefined ? num(mm[1]) : num(mm[2])
+  return { m, mm, from, to: mm[1] !== undefined ? from : num(mm[3]) }
 }
 
 /** A middle line as read, before its run is known. */
@@ -248,20 +254,16 @@ function readMiddle(all: readonly string[], m: number, from: number, to: number)
 }
 
 /**
- * Lines of `text` that are an excerpt's numbered middle lines (by {@link readMiddle}, as a re-trim
- * reads them), each with its `N: `; '' for the others (head and tail lines are the tool's text
- * even when they start with digits and `: `). All '' when `text` is not a fitter excerpt.
+ * The `N: ` of each of an excerpt's `lines` that is a numbered middle line (by {@link readMiddle},
+ * as a re-trim reads them); '' for the others (head and tail lines are the tool's text even when
+ * they start with digits and `: `). All '' when the lines are not a fitter excerpt.
  */
-export function excerptNumbers(text: string): string[] {
-  const all = text.split('\n')
-  const numbers = all.map(() => '')
-  const m = all.findIndex((l) => l.length <= MARKER_LINE_MAX && l.startsWith('[... spillway: omitted line'))
-  const mm = m === -1 ? null : MAIN.exec(all[m]!)
-  if (mm === null) return numbers
-  const from = mm[1] !== undefined ? num(mm[1]) : num(mm[2])
-  const to = mm[1] !== undefined ? from : num(mm[3])
-  readMiddle(all, m, from, to).forEach((p, k) => {
-    if (p.kind === 'line') numbers[m + 1 + k] = `${p.n}: `
+export function excerptNumbers(lines: readonly string[]): string[] {
+  const numbers = lines.map(() => '')
+  const main = mainMarkerOf(lines)
+  if (main === undefined) return numbers
+  readMiddle(lines, main.m, main.from, main.to).forEach((p, k) => {
+    if (p.kind === 'line') numbers[main.m + 1 + k] = `${p.n}: `
   })
   return numbers
 }
@@ -274,22 +276,20 @@ export function excerptNumbers(text: string): string[] {
 function middleLines(middle: MiddleLine[], from: number, to: number, chars: number): Piece[] {
   // (the main marker's chars are its runs' and the cut ends of the lines the fitter clipped)
   let explicit = 0
-  for (const p of middle) explicit += p.kind === 'gap' ? p.chars : clippedChars(p.text)
-  // (the middle starts with a shown line: `parseExcerpt` reads no gap before one)
-  const first = middle[0]
-  const lead = first === undefined ? to : first.kind === 'line' ? first.n - 1 : from - 1
-  const out: Piece[] = lead >= from ? [{ kind: 'gap', from, to: lead, chars: Math.max(0, chars - explicit) }] : []
-  middle.forEach((p, i) => {
+  const shown: Piece[] = middle.map((p, i) => {
     if (p.kind === 'gap') {
-      out.push(p)
-      return
+      explicit += p.chars
+      return p
     }
     const next = middle[i + 1]
     const end = next === undefined ? to : next.kind === 'gap' ? next.from - 1 : next.n - 1
     const clipped = clippedChars(p.text)
-    out.push({ kind: 'line', n: p.n, span: end - p.n + 1, text: p.text, numbered: true, ...(clipped > 0 ? { clipped } : {}) })
+    explicit += clipped
+    return { kind: 'line', n: p.n, span: end - p.n + 1, text: p.text, numbered: true, ...(clipped > 0 ? { clipped } : {}) }
   })
-  return out
+  // (the middle starts with a shown line, `readMiddle` reads no gap before one; none: the span is one run)
+  const lead = middle[0]?.kind === 'line' ? middle[0].n - 1 : to
+  return lead >= from ? [{ kind: 'gap', from, to: lead, chars: Math.max(0, chars - explicit) }, ...shown] : shown
 }
 
 /** The fitter's note on a middle line it clipped (`trim/text.ts` clipLine). */
