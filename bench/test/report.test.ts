@@ -31,7 +31,10 @@ function sampleReport(): Report {
     machine: { platform: 'linux', arch: 'x64', cpuModel: 'cpu', cpus: 2, memoryGiB: 24 },
     methods: { trimming: methods.map((id) => ({ id, label: id, source: 's', budgetNative: true })), retrieval: [{ id: 'spillway', label: 'kw', source: 's' }, { id: 'bm25', label: 'bm25', source: 's' }] },
     trimming: { cells, curves, kinds: [{ kind: 'ci-log', cases: 2, tokens: 1000, chars: 4000 }] },
-    speed: [1, 10].flatMap((mb) => ['newline-scan', 'trimResult'].map((variant, i) => ({ variant, mb, reps: 3, medianMs: mb * (i + 1), p95Ms: mb * (i + 2), mbPerS: 1000, vsNewlineScan: i + 1, failures: 0 }))),
+    speed: [
+      ...[1, 10].flatMap((mb) => ['newline-scan', 'trimResult'].map((variant, i) => ({ variant, mb, reps: 3, medianMs: mb * (i + 1), p95Ms: mb * (i + 2), mbPerS: 1000, vsNewlineScan: i + 1, failures: 0 }))),
+      { variant: 'trimResult maxTokens 2000 (o200k)', mb: 1, reps: 3, medianMs: 5, p95Ms: 6, mbPerS: 200, vsNewlineScan: 25, failures: 0, vsTokenize: 1.08 },
+    ],
     retrieval: ['spillway', 'bm25'].map((method, i) => ({ set: 'toy', method, tools: 3, queries: 2, recall1: 0.5 - i / 4, recall5: 1 - i / 4, recall10: 1, mrr: 0.7, medianUs: 3, buildMs: 1 })),
     memory: { peakRssMiBAfterTrimming: 100, peakRssMiBEnd: 200 },
     durations: { total: 1 }, problems: [],
@@ -56,6 +59,7 @@ describe('report writer', () => {
     expect(md).toContain('| all ci-logs | 2 | 8k | 90.0% | 25.0% |')
     expect(md).toContain('| cidiff | 8k (6k; 100.0%) | 128k (> 128k; 0.0%) |')
     expect(md).toContain('| toy | 3 | 2 | spillway | 0.500 | 1.000 | 1.000 | 0.700 | 3.0 |')
+    expect(md).toContain('| trimResult maxTokens 2000 (o200k) | 1 | 5.0 | 1.08 |')
     for (const f of readdirSync(dir).filter((n) => n.endsWith('.svg'))) {
       const svg = readFileSync(join(dir, f), 'utf8')
       expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"'), f).toBe(true)

@@ -83,6 +83,11 @@ export function renderMarkdown(r: Report, charts: readonly string[] = []): strin
       out.push('Regex grep by engine (every line tested; core runs re2js, linear-time; V8 is the backtracking reference), ratio to V8 in the same run:', '')
       out.push(table(['variant', 'MiB', 'median ms', 'x V8'], engines.map((s) => [s.variant, String(s.mb), num(s.medianMs, 1), num(s.vsV8 ?? 0, 2)])), '')
     }
+    const tokens = r.speed.filter((s) => s.vsTokenize !== undefined)
+    if (tokens.length > 0) {
+      out.push('Exact token budget (`maxTokens` with the o200k tokenizer of `gpt-tokenizer`), ratio to one o200k count of the same input in the same run (an exact budget counts the input at least once):', '')
+      out.push(table(['variant', 'MiB', 'median ms', 'x one o200k count'], tokens.map((s) => [s.variant, String(s.mb), num(s.medianMs, 1), num(s.vsTokenize ?? 0, 2)])), '')
+    }
   }
   if (r.store) {
     out.push(...storeSection(r.store))

@@ -2,6 +2,7 @@
 // compared with one newline scan of the same input measured in the same run. Variants alternate
 // order on every repetition; medians and p95 are reported.
 import { compileMatcher, createSpillway, memoryStore, redactSecrets, scanLines, trimResult, type Spillway } from '@spillway/core'
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { RE2 } from 're2-wasm'
 import { createRng } from '../corpus/prng.js'
 import { median, quantile } from '../metrics/stats.js'
@@ -22,6 +23,8 @@ export interface SpeedRow {
   failures: number
   /** Regex engine rows only: medianMs / V8's (`regex-v8`) medianMs on the same lines in the same run. */
   vsV8?: number
+  /** Token budget rows only: medianMs / one o200k count of the same input's (`tokens o200k count`) in the same run. */
+  vsTokenize?: number
 }
 
 /**
@@ -144,6 +147,25 @@ export function denseInput(mb: number): string {
   return lines.join('\n')
 }
 
+/**
+ * trimResult with an exact token budget (`maxTokens` and the o200k tokenizer) on the 1 MiB log,
+ * next to one newline scan and one o200k count of that log, in one run. An exact budget tokenizes
+ * the input at least once (the outcome's `original.tokens`, and whether it fits whole), so one
+ * count is its floor: `vsTokenize` is the row's median over that count's.
+ */
+async function runTokens(n: number, maxTokens: number): Promise<SpeedRow[]> {
+  const log = speedInput(1)
+  const mb = log.length / (1 << 20)
+  const variants: Variant[] = [
+    { id: 'tokens newline-scan', run: () => newlineScan(log) > 0 },
+    { id: 'tokens o200k count', run: () => countTokens(log) > maxTokens },
+    { id: `trimResult maxTokens ${maxTokens} (o200k)`, run: () => countTokens(trimResult(log, { tool: 'terminal', maxTokens, tokenizer: countTokens }).text) <= maxTokens },
+  ]
+  const rows = await runPaired(variants, n, mb)
+  const count = rows[1]!.medianMs
+  return rows.map((r, i) => (i === 0 ? r : { ...r, vsTokenize: r.medianMs / count }))
+}
+
 /** trimResult on {@link denseInput} (1 MiB) next to one newline scan of it, in one run. */
 async function runDense(n: number, budget: number): Promise<SpeedRow[]> {
   const dense = denseInput(1)
@@ -252,5 +274,8 @@ export async function runSpeed(sizes: readonly number[], reps: (mb: number) => n
   const denseRows = await runDense(reps(1), budget)
   rows.push(...denseRows)
   progress(`speed: dense 1 MB log x ${reps(1)} reps done (trimResult ${denseRows[1]!.medianMs.toFixed(1)} ms)`)
+  const tokenRows = await runTokens(reps(1), 2000)
+  rows.push(...tokenRows)
+  progress(`speed: exact token budget on a 1 MB log x ${reps(1)} reps done (trimResult ${tokenRows[2]!.medianMs.toFixed(1)} ms, ${tokenRows[2]!.vsTokenize!.toFixed(2)}x one o200k count)`)
   return rows
 }

@@ -3,6 +3,7 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_CHARS_PER_TOKEN } from '../trim/tokens.js'
 import { trimResult } from './trim-result.js'
+import { answerOnce } from './tokens.js'
 
 const o200k = (text: string): number => (text === '' ? 0 : countTokens(text))
 
@@ -46,5 +47,56 @@ describe('maxTokens', () => {
   it('a tokenizer that throws still gives a text within budget, never an exception', () => {
     const out = trimResult('x'.repeat(10_000), { maxTokens: 10, tokenizer: () => { throw new Error('boom') } })
     expect(out.text).toBe('')
+  })
+
+  it('asks the tokenizer about each text once, the input included, however many re-fits it takes', () => {
+    const log = Array.from({ length: 20_000 }, (_, i) => (i % 97 === 0 ? `ERROR step ${i} failed` : `ok ${i} ${'x'.repeat(i % 50)}`)).join('\n')
+    const asked = new Map<string, number>()
+    const counting = (text: string): number => {
+      asked.set(text, (asked.get(text) ?? 0) + 1)
+      return o200k(text)
+    }
+    const out = trimResult(log, { tool: 'terminal', maxTokens: 1500, tokenizer: counting })
+    expect(asked.size).toBeGreaterThanOrEqual(3) // the input and at least two re-fits
+    expect(asked.get(log)).toBe(1) // (before: once per round, and once more to see whether it fits whole)
+    expect(Math.max(...asked.values())).toBe(1)
+    expect(o200k(out.text)).toBeLessThanOrEqual(1500)
+    expect(out.original.tokens).toBe(o200k(log))
+    expect(out.kept.tokens).toBe(o200k(out.text))
+  })
+
+  it('a tokenizer that throws on the input is asked once and the outcome estimates its count', () => {
+    const log = Array.from({ length: 5000 }, (_, i) => `ok ${i} ${'y'.repeat(i % 40)}`).join('\n')
+    const asked = new Map<string, number>()
+    const out = trimResult(log, {
+      tool: 'terminal',
+      maxTokens: 800,
+      tokenizer: (text) => {
+        asked.set(text, (asked.get(text) ?? 0) + 1)
+        if (text === log) throw new Error('too long')
+        return o200k(text)
+      },
+    })
+    expect(asked.get(log)).toBe(1)
+    expect(out.original.tokens).toBe(Math.ceil(log.length / 4))
+    expect(o200k(out.text)).toBeLessThanOrEqual(800)
+  })
+})
+
+describe('answerOnce', () => {
+  it('gives each text its first answer, a thrown error again included', () => {
+    let calls = 0
+    const error = new Error('no')
+    const once = answerOnce((text) => {
+      calls++
+      if (text === 'bad') throw error
+      return text.length * 10 + calls
+    })
+    expect(once('ab')).toBe(21)
+    expect(once('abc')).toBe(32)
+    expect(once('ab')).toBe(21)
+    expect(() => once('bad')).toThrow(error)
+    expect(() => once('bad')).toThrow(error)
+    expect(calls).toBe(3)
   })
 })

@@ -23,6 +23,29 @@ export function fitTokens<T>(render: (maxChars: number) => T, textOf: (t: T) => 
   return render(0)
 }
 
+/**
+ * `tokenizer`, asked about each text once: a text asked about again gets the first answer (a
+ * throw again included). For one trim's re-fits, which count the input for the outcome at every
+ * round and then the same excerpt twice (the outcome's `kept`, the budget check): the input of a
+ * 4 MB log was tokenized three times, now once. Holds the texts it was asked about until dropped.
+ */
+export function answerOnce(tokenizer: (text: string) => number): (text: string) => number {
+  const answers = new Map<string, { n: number } | { thrown: unknown }>()
+  return (text) => {
+    let answer = answers.get(text)
+    if (answer === undefined) {
+      try {
+        answer = { n: tokenizer(text) }
+      } catch (thrown) {
+        answer = { thrown }
+      }
+      answers.set(text, answer)
+    }
+    if ('thrown' in answer) throw answer.thrown
+    return answer.n
+  }
+}
+
 /** The char budget a token budget gives without a tokenizer: {@link DEFAULT_CHARS_PER_TOKEN} per token. */
 export function charsForTokens(maxTokens: number): number {
   return Math.max(0, Math.floor(maxTokens * DEFAULT_CHARS_PER_TOKEN))

@@ -6,7 +6,7 @@ import { REWRITTEN, SOURCE, type Provenance } from '../trim/provenance.js'
 import { scanLines } from '../trim/salient.js'
 import { countLines } from '../trim/text.js'
 import { countTokens } from '../trim/tokens.js'
-import { charsForTokens, fitTokens } from './tokens.js'
+import { answerOnce, charsForTokens, fitTokens } from './tokens.js'
 import type { ContentKind, Size, TrimOptions, TrimOutcome } from '../trim/types.js'
 import { lineView } from '../trim/view.js'
 import { callTerms } from '../trim/weigh.js'
@@ -52,10 +52,12 @@ export function trimResult(result: string, options: TrimOptions = {}, internals:
   const opts: TrimOptions = typeof options === 'object' && options !== null ? options : {}
   const maxTokens = typeof opts.maxTokens === 'number' && opts.maxTokens >= 0 && opts.maxTokens !== Infinity ? Math.floor(opts.maxTokens) : undefined
   if (maxTokens === undefined) return trimChars(result, opts, internals)
-  const tokenizer = typeof opts.tokenizer === 'function' ? opts.tokenizer : undefined
+  const given = typeof opts.tokenizer === 'function' ? opts.tokenizer : undefined
   const charCap = typeof opts.maxChars === 'number' && !Number.isNaN(opts.maxChars) ? opts.maxChars : Infinity
   const withTokens = (o: TrimOutcome): TrimOutcome => ({ ...o, maxTokens })
-  if (tokenizer === undefined) return withTokens(trimChars(result, { ...opts, maxChars: Math.min(charCap, charsForTokens(maxTokens)) }, internals))
+  if (given === undefined) return withTokens(trimChars(result, { ...opts, maxChars: Math.min(charCap, charsForTokens(maxTokens)) }, internals))
+  // (each round counts the input for the outcome, and each excerpt twice: asked once each)
+  const tokenizer = answerOnce(given)
   // Exact: re-fit with a smaller char budget until the tokenizer agrees. A tokenizer that throws
   // or returns nonsense counts as "too many", so the budget still holds (an empty text at worst).
   const count = (text: string): number => {
@@ -67,7 +69,7 @@ export function trimResult(result: string, options: TrimOptions = {}, internals:
     }
   }
   const start = Math.min(charCap, asText(result).length)
-  return withTokens(fitTokens((maxChars) => trimChars(result, { ...opts, maxChars }, internals), (o) => o.text, maxTokens, count, start))
+  return withTokens(fitTokens((maxChars) => trimChars(result, { ...opts, maxChars, tokenizer }, internals), (o) => o.text, maxTokens, count, start))
 }
 
 /** A re-trim that fails (a bug, never the input's fault) leaves the input to the ordinary pipeline. */
