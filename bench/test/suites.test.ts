@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { TrimMethod } from '../src/baselines/types.js'
 import type { TrimCase } from '../src/corpus/types.js'
 import { sampleEvenly } from '../src/suites/retrieval.js'
-import { scanLines } from '@spillway/core'
-import { denseInput, newlineScan, speedInput } from '../src/suites/speed.js'
+import { scanLines, trimResult } from '@spillway/core'
+import { denseInput, excerptShaped, newlineScan, speedInput } from '../src/suites/speed.js'
 import { REPORT_BUDGETS, runTrimming } from '../src/suites/trimming.js'
 import { LINE_PREFIXES, isStamped, prefixesMarkdown, runPrefixes, withPrefix } from '../src/suites/prefixes.js'
 
@@ -63,6 +63,16 @@ describe('helpers', () => {
     const scan = scanLines(d, true)
     expect(scan.salientTotal).toBe(scan.lines)
     expect(scan.salientTotal).toBeGreaterThan(10_000)
+  })
+  it('builds an excerpt-shaped text that trimResult re-fits in its numbers, and with the marker renamed fits as any log', () => {
+    const ours = excerptShaped(2000)
+    expect(ours).toBe(excerptShaped(2000))
+    const refit = trimResult(ours, { tool: 'terminal', maxChars: 4000 })
+    expect(refit.applied).toEqual(['refit'])
+    expect(refit.text).toMatch(/^head\n\[\.\.\. spillway: omitted lines \d+-\d+ of 2002 /)
+    const other = trimResult(ours.replace('[... spillway:', '[... other:'), { tool: 'terminal', maxChars: 4000 })
+    expect(other.applied).toContain('fit')
+    expect(other.applied).not.toContain('refit')
   })
 })
 

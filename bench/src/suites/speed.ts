@@ -148,6 +148,37 @@ export function denseInput(mb: number): string {
 }
 
 /**
+ * A text shaped as spillway's own excerpt of a `lines + 2`-line log, every numbered line a failure
+ * merged from copies (`N: ERROR ... (x3)`): the most a re-trim (`refitExcerpt`) reads and ranks,
+ * as a host, a proxy or a model could send it. About 2.8 MB at 100,000 lines.
+ */
+export function excerptShaped(lines: number): string {
+  const out = ['head', `[... spillway: omitted lines 2-${lines + 1} of ${lines + 2} (999 chars) ...]`]
+  for (let i = 2; i <= lines + 1; i++) out.push(`${i}: ERROR x${i % 7} failed (x${(i % 3) + 2})`)
+  out.push('tail')
+  return out.join('\n')
+}
+
+/**
+ * trimResult re-fitting {@link excerptShaped} (100,000 lines) to 50,000 chars, next to one newline
+ * scan of it and to trimResult on the same text with its marker renamed (not ours: the ordinary
+ * pipeline), in one run. A re-trim scans the lines twice (to rank them, and for the outcome's
+ * salient lines) where the ordinary pipeline scans them once.
+ */
+async function runRetrim(n: number): Promise<SpeedRow[]> {
+  const ours = excerptShaped(100_000)
+  const other = ours.replace('[... spillway:', '[... other:')
+  const mb = ours.length / (1 << 20)
+  const budget = 50_000
+  const variants: Variant[] = [
+    { id: 'retrim newline-scan', run: () => newlineScan(ours) > 0 },
+    { id: 'trimResult excerpt-shaped, not ours', run: () => trimResult(other, { tool: 'terminal', maxChars: budget }).applied.includes('fit') },
+    { id: 'trimResult re-trim of a 100k-line excerpt', run: () => trimResult(ours, { tool: 'terminal', maxChars: budget }).applied.includes('refit') },
+  ]
+  return runPaired(variants, n, mb)
+}
+
+/**
  * trimResult with an exact token budget (`maxTokens` and the o200k tokenizer) on the 1 MiB log,
  * next to one newline scan and one o200k count of that log, in one run. An exact budget tokenizes
  * the input at least once (the outcome's `original.tokens`, and whether it fits whole), so one
@@ -274,6 +305,9 @@ export async function runSpeed(sizes: readonly number[], reps: (mb: number) => n
   const denseRows = await runDense(reps(1), budget)
   rows.push(...denseRows)
   progress(`speed: dense 1 MB log x ${reps(1)} reps done (trimResult ${denseRows[1]!.medianMs.toFixed(1)} ms)`)
+  const retrimRows = await runRetrim(Math.max(3, Math.ceil(reps(1) / 3)))
+  rows.push(...retrimRows)
+  progress(`speed: re-trim of a 100,000-line excerpt x ${retrimRows[0]!.reps} reps done (${retrimRows[2]!.medianMs.toFixed(1)} ms; the same text not ours ${retrimRows[1]!.medianMs.toFixed(1)} ms)`)
   const tokenRows = await runTokens(reps(1), 2000)
   rows.push(...tokenRows)
   progress(`speed: exact token budget on a 1 MB log x ${reps(1)} reps done (trimResult ${tokenRows[2]!.medianMs.toFixed(1)} ms, ${tokenRows[2]!.vsTokenize!.toFixed(2)}x one o200k count)`)

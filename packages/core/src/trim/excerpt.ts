@@ -353,6 +353,7 @@ export function refitExcerpt(ex: ParsedExcerpt, budget: number, shape: RefitShap
     head: lines.filter((p) => p.n < ex.from),
     tail: lines.filter((p) => p.n > ex.to),
     scored: strongestFirst(lines),
+    leastFrom: leastCosts(numbered),
   }
   const first = refitWithin(ex, parts, budget, 0, shape)
   if (first === undefined) return undefined
@@ -378,9 +379,26 @@ function strongestFirst(numbered: LinePiece[]): LinePiece[] {
     .map((x) => x.p)
 }
 
-/** An excerpt's lines for {@link refitWithin}: the numbered ones, all in order (and each one's index there), head, tail, and the salient ones, strongest first. */
+/**
+ * For each numbered line, the least any line from it on costs shown numbered (`N: `, its text
+ * and newline; no gap marker, as when it joins a kept line): {@link refitWithin} stops its walk
+ * where the room left is under it.
+ */
+function leastCosts(numbered: readonly LinePiece[]): number[] {
+  const least = new Array<number>(numbered.length)
+  let min = Infinity
+  for (let i = numbered.length - 1; i >= 0; i--) {
+    const p = numbered[i]!
+    min = Math.min(min, `${p.n}: `.length + p.text.length + 1)
+    least[i] = min
+  }
+  return least
+}
+
+/** An excerpt's lines for {@link refitWithin}: the numbered ones, all in order (and each one's index there), head, tail, the salient ones, strongest first, and the numbered lines' {@link leastCosts}. */
 interface RefitParts {
   numbered: LinePiece[]
+  leastFrom: number[]
   order: LinePiece[]
   index: Map<number, number>
   head: LinePiece[]
@@ -389,7 +407,7 @@ interface RefitParts {
 }
 
 /** {@link refitExcerpt} with `extra` chars over the budget for its reserve; `salient`: the salient lines it keeps. */
-function refitWithin(ex: ParsedExcerpt, { numbered, order, index, head, tail, scored }: RefitParts, budget: number, extra: number, shape: RefitShape): (Refit & { salient: number }) | undefined {
+function refitWithin(ex: ParsedExcerpt, { numbered, leastFrom, order, index, head, tail, scored }: RefitParts, budget: number, extra: number, shape: RefitShape): (Refit & { salient: number }) | undefined {
   let room = budget + extra - MAIN_MARKER_MAX - 1
   if (room < 0) return undefined
   const kept = new Set<number>()
@@ -432,7 +450,9 @@ function refitWithin(ex: ParsedExcerpt, { numbered, order, index, head, tail, sc
     if (tailOk && ti >= 0) tailOk = take(tail[ti--]!, false)
     if (headOk && hi < head.length) headOk = take(head[hi++]!, false)
   }
-  for (const p of numbered) if (!kept.has(p.n)) take(p)
+  // (once no line left could fit, the walk stops: an excerpt of 200,000 numbered lines is not
+  // walked to its end for every refit)
+  for (let i = 0; i < numbered.length && room >= leastFrom[i]!; i++) if (!kept.has(numbered[i]!.n)) take(numbered[i]!)
 
   // Walk the pieces: kept head, then the span (runs left out, kept numbered lines), kept tail.
   let h = 0

@@ -1,7 +1,7 @@
 import { GAP_MARKER_MAX, MAIN_MARKER_MAX, gapMarker, mainMarker, type LikeNote } from './marker.js'
 import { firstLine, lastLine, rangeMapper, type LineMap } from './linemap.js'
 import { isBlankLine, nextStart, type Line } from './lines.js'
-import { pickMiddle } from './middle.js'
+import { pickMiddle, rankSalient, type Ranked } from './middle.js'
 import { scanLines, type LineScan, type SalientLine } from './salient.js'
 import { ownTemplateKey, weighSalient } from './weigh.js'
 import { runnerShape } from './runners.js'
@@ -259,6 +259,8 @@ export function fitText(text: string, budget: number, profile: Profile, scan?: L
 
   const weighed = candidates.length > 0 ? weighSalient(text, candidates, { from: headEnd, to: tailStart, focus, ...(weights !== undefined ? { weights } : {}) }) : candidates
   const diversity = resolveWeights(weights).diversity
+  // (both picks below rank the same lines with the same tail: ranked once)
+  let ranked: Ranked | undefined
   /**
    * The middle picked within its quota and `extra` chars more, the budget it left extending the
    * tail, then the head, and the excerpt rendered with its count notes when they fit, else
@@ -268,7 +270,7 @@ export function fitText(text: string, budget: number, profile: Profile, scan?: L
     let h = headEnd
     let t = tailStart
     const quota = midQuota + extra
-    const picked = pickMiddle(text, weighed, h, t, quota, profile, label, diversity)
+    const picked = pickMiddle(text, weighed, h, t, quota, profile, label, diversity, () => (ranked ??= rankSalient(text, weighed, tailStart)))
     if (picked.cost < quota && text.charCodeAt(t - 1) === 10 && (h === 0 || text.charCodeAt(h - 1) === 10)) {
       // Budget the middle did not use extends the tail, then the head (whole lines only).
       const last = picked.lines[picked.lines.length - 1]

@@ -296,6 +296,12 @@ function afterRule(text: string, s: SalientLine, prev: number): boolean {
   return true
 }
 
+/** {@link rankSalient}'s answer: the priority order, and the line numbers of the cluster starts. */
+export interface Ranked {
+  readonly order: readonly SalientLine[]
+  readonly starts: ReadonlySet<number>
+}
+
 /**
  * Priority order of salient lines: by score; among equals, the first line of each cluster (the
  * start of each distinct error) before the rest. The last {@link VERDICT_LINES} lines of the
@@ -304,7 +310,7 @@ function afterRule(text: string, s: SalientLine, prev: number): boolean {
  * execute goal` and the error it names, above its footer), not the detail of an earlier line.
  * Also returns the line numbers of the cluster starts (the verdict run's lines not among them).
  */
-function rankSalient(text: string, candidates: SalientLine[], tailStart: number): { order: SalientLine[]; starts: Set<number> } {
+export function rankSalient(text: string, candidates: SalientLine[], tailStart: number): Ranked {
   const head = new Set<SalientLine>()
   const clusterStarts = new Set<number>()
   let lastLine = -Infinity
@@ -367,7 +373,7 @@ function rankSalient(text: string, candidates: SalientLine[], tailStart: number)
  * together ({@link NAMED_SHARE} of the middle's budget). Among the copies, the first line of each
  * failure (the same exception under another test) comes before the repeats of one.
  */
-export function diverse(order: SalientLine[], acrossLevels: boolean, named = Infinity): SalientLine[] {
+export function diverse(order: readonly SalientLine[], acrossLevels: boolean, named = Infinity): SalientLine[] {
   const seen = new Set<number>()
   const seenInstance = new Set<number>()
   const out: SalientLine[] = []
@@ -417,9 +423,9 @@ export function diverse(order: SalientLine[], acrossLevels: boolean, named = Inf
  * failing tests' headers, each with its detail) are shown first, each with its smallest unit,
  * with up to half the budget left ({@link FAMILY_FIRST_SHARE}).
  */
-export function pickMiddle(text: string, candidates: SalientLine[], headEnd: number, tailStart: number, quota: number, profile: Profile, label: (n: number) => number = (n) => n, diversity = 0): Picked {
+export function pickMiddle(text: string, candidates: SalientLine[], headEnd: number, tailStart: number, quota: number, profile: Profile, label: (n: number) => number = (n) => n, diversity = 0, rank: () => Ranked = () => rankSalient(text, candidates, tailStart)): Picked {
   if (candidates.length === 0 || quota <= 0) return { lines: [], cost: 0 }
-  const ranked = rankSalient(text, candidates, tailStart)
+  const ranked = rank()
   const order = diversity > 0 ? diverse(ranked.order, diversity > 1, quota * NAMED_SHARE) : ranked.order
   // Lines that start a cluster (no salient line within CLUSTER_GAP above them, or right under a rule).
   const clusterStarts = ranked.starts

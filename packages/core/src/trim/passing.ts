@@ -44,6 +44,8 @@ const VERDICT_CHARS = 600
  */
 export function surefirePass(text: string, start: number, end: number, lead?: number): [number, number] | null | undefined {
   if (end - start > VERDICT_CHARS) return undefined
+  // (a line without the words holds no verdict: a logger's prefix is searched for only in one that has them)
+  if (!text.slice(lead ?? start, end).includes('Tests run: ')) return undefined
   let i = mavenMessage(text, start, end, 'Tests run: ', lead)
   if (i === -1) return undefined
   i += 11

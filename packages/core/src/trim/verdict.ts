@@ -90,6 +90,9 @@ const DURATION_UNITS = [' seconds', ' second', ' secs', ' sec', ' ms', ' s']
  * Reads at most the 48 chars before `e`.
  */
 function beforeDuration(text: string, stop: number, e: number): number {
+  // (every unit ends with s, d or c: most lines end with none, and no unit is tried)
+  const last = text.charCodeAt(e - 1)
+  if (last !== 115 && last !== 100 && last !== 99) return e
   const unit = DURATION_UNITS.find((u) => e - u.length > stop && text.endsWith(u, e))
   if (unit === undefined) return e
   let k = e - unit.length
