@@ -75,7 +75,7 @@ export function renderMarkdown(r: Report, charts: readonly string[] = []): strin
     })), '')
   }
   if (r.speed !== null && r.speed.length > 0) {
-    out.push('## Speed', '', 'Median and p95 wall time per call; MB/s = input MiB / median s; ratio = median / one `indexOf(\'\\n\')` scan of the same input in the same run. Budget 8k, tool `terminal`.', '')
+    out.push('## Speed', '', 'Median and p95 wall time per call; MB/s = input MiB / median s; ratio = median / one `indexOf(\'\\n\')` scan of the same input in the same run. Budget 8k unless the row names another, tool `terminal`.', '')
     chart('speed.svg', 'Median time per call vs input size')
     out.push(table(['variant', 'MiB', 'reps', 'median ms', 'p95 ms', 'MB/s', 'x newline scan', 'failures'], r.speed.map((s) => [s.variant, String(s.mb), String(s.reps), num(s.medianMs, 2), num(s.p95Ms, 2), num(s.mbPerS, 0), num(s.vsNewlineScan, 2), String(s.failures)])), '')
     const engines = r.speed.filter((s) => s.vsV8 !== undefined)

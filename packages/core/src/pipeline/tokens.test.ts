@@ -65,38 +65,44 @@ describe('maxTokens', () => {
     expect(out.kept.tokens).toBe(o200k(out.text))
   })
 
-  it('a tokenizer that throws on the input is asked once and the outcome estimates its count', () => {
-    const log = Array.from({ length: 5000 }, (_, i) => `ok ${i} ${'y'.repeat(i % 40)}`).join('\n')
-    const asked = new Map<string, number>()
-    const out = trimResult(log, {
-      tool: 'terminal',
-      maxTokens: 800,
-      tokenizer: (text) => {
-        asked.set(text, (asked.get(text) ?? 0) + 1)
-        if (text === log) throw new Error('too long')
+  it('a tokenizer that fails once on the input is asked again, and the excerpt is as before', () => {
+    const log = Array.from({ length: 5000 }, (_, i) => (i % 50 === 0 ? `ERROR step ${i} failed` : `ok ${i} ${'y'.repeat(i % 40)}`)).join('\n')
+    const flaky = (fail: 'throw' | 'nan'): ((text: string) => number) => {
+      let calls = 0
+      return (text) => {
+        if (calls++ === 0) {
+          if (fail === 'throw') throw new Error('warming up')
+          return Number.NaN
+        }
         return o200k(text)
-      },
-    })
-    expect(asked.get(log)).toBe(1)
-    expect(out.original.tokens).toBe(Math.ceil(log.length / 4))
-    expect(o200k(out.text)).toBeLessThanOrEqual(800)
+      }
+    }
+    const steady = trimResult(log, { tool: 'terminal', maxTokens: 800, tokenizer: o200k })
+    for (const fail of ['throw', 'nan'] as const) {
+      const out = trimResult(log, { tool: 'terminal', maxTokens: 800, tokenizer: flaky(fail) })
+      expect(out.text).toBe(steady.text) // (a remembered failure made it '': its count of the input read as too many)
+      expect(out.text.length).toBeGreaterThan(1000)
+      expect(out.original.tokens).toBe(o200k(log)) // (the input asked again in the next round)
+    }
   })
 })
 
 describe('answerOnce', () => {
-  it('gives each text its first answer, a thrown error again included', () => {
+  it('gives each text its first count; a throw or a nonsense answer is asked again', () => {
     let calls = 0
-    const error = new Error('no')
     const once = answerOnce((text) => {
       calls++
-      if (text === 'bad') throw error
+      if (text === 'bad') throw new Error('no')
+      if (text === 'odd') return calls === 3 ? Number.NaN : -1
       return text.length * 10 + calls
     })
     expect(once('ab')).toBe(21)
     expect(once('abc')).toBe(32)
     expect(once('ab')).toBe(21)
-    expect(() => once('bad')).toThrow(error)
-    expect(() => once('bad')).toThrow(error)
-    expect(calls).toBe(3)
+    expect(Number.isNaN(once('odd'))).toBe(true)
+    expect(once('odd')).toBe(-1)
+    expect(() => once('bad')).toThrow('no')
+    expect(() => once('bad')).toThrow('no')
+    expect(calls).toBe(6)
   })
 })

@@ -24,25 +24,21 @@ export function fitTokens<T>(render: (maxChars: number) => T, textOf: (t: T) => 
 }
 
 /**
- * `tokenizer`, asked about each text once: a text asked about again gets the first answer (a
- * throw again included). For one trim's re-fits, which count the input for the outcome at every
- * round and then the same excerpt twice (the outcome's `kept`, the budget check): the input of a
- * 4 MB log was tokenized three times, now once. Holds the texts it was asked about until dropped.
+ * `tokenizer`, asked about each text once: a text asked about again gets the first count. For one
+ * trim's re-fits, which count the input for the outcome at every round and then each excerpt twice
+ * (the outcome's `kept`, the budget check): the input of a 4 MB log was tokenized three times, now
+ * once. Only counts are remembered (finite numbers, 0 or more): a throw or a nonsense answer is
+ * asked again, so a tokenizer that fails once fares as it did before. Holds the texts it counted
+ * until dropped.
  */
 export function answerOnce(tokenizer: (text: string) => number): (text: string) => number {
-  const answers = new Map<string, { n: number } | { thrown: unknown }>()
+  const counts = new Map<string, number>()
   return (text) => {
-    let answer = answers.get(text)
-    if (answer === undefined) {
-      try {
-        answer = { n: tokenizer(text) }
-      } catch (thrown) {
-        answer = { thrown }
-      }
-      answers.set(text, answer)
-    }
-    if ('thrown' in answer) throw answer.thrown
-    return answer.n
+    const known = counts.get(text)
+    if (known !== undefined) return known
+    const n = tokenizer(text)
+    if (typeof n === 'number' && Number.isFinite(n) && n >= 0) counts.set(text, n)
+    return n
   }
 }
 
