@@ -1,4 +1,4 @@
-import { DEFAULT_CHARS_PER_TOKEN } from '../trim/tokens.js'
+import { DEFAULT_CHARS_PER_TOKEN, isTokenCount } from '../trim/tokens.js'
 
 /** Most re-fits a token budget may take before settling for an empty text. */
 const MAX_ROUNDS = 24
@@ -37,7 +37,7 @@ export function answerOnce(tokenizer: (text: string) => number): (text: string) 
     const known = counts.get(text)
     if (known !== undefined) return known
     const n = tokenizer(text)
-    if (typeof n === 'number' && Number.isFinite(n) && n >= 0) counts.set(text, n)
+    if (isTokenCount(n)) counts.set(text, n)
     return n
   }
 }

@@ -5,7 +5,7 @@ import { asText } from '../trim/as-text.js'
 import { REWRITTEN, SOURCE, type Provenance } from '../trim/provenance.js'
 import { scanLines } from '../trim/salient.js'
 import { countLines } from '../trim/text.js'
-import { countTokens } from '../trim/tokens.js'
+import { countTokens, isTokenCount } from '../trim/tokens.js'
 import { answerOnce, charsForTokens, fitTokens } from './tokens.js'
 import type { ContentKind, Size, TrimOptions, TrimOutcome } from '../trim/types.js'
 import { lineView } from '../trim/view.js'
@@ -63,7 +63,7 @@ export function trimResult(result: string, options: TrimOptions = {}, internals:
   const count = (text: string): number => {
     try {
       const n = tokenizer(text)
-      return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : Infinity
+      return isTokenCount(n) ? n : Infinity
     } catch {
       return Infinity
     }

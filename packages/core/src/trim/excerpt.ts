@@ -379,6 +379,9 @@ function strongestFirst(numbered: LinePiece[]): LinePiece[] {
     .map((x) => x.p)
 }
 
+/** What the line `p` costs shown as `N: ` and its text, with its newline (no gap marker). */
+const numberedCost = (p: LinePiece): number => `${p.n}: `.length + p.text.length + 1
+
 /**
  * For each numbered line, the least any line from it on costs shown numbered (`N: `, its text
  * and newline; no gap marker, as when it joins a kept line): {@link refitWithin} stops its walk
@@ -388,8 +391,7 @@ function leastCosts(numbered: readonly LinePiece[]): number[] {
   const least = new Array<number>(numbered.length)
   let min = Infinity
   for (let i = numbered.length - 1; i >= 0; i--) {
-    const p = numbered[i]!
-    min = Math.min(min, `${p.n}: `.length + p.text.length + 1)
+    min = Math.min(min, numberedCost(numbered[i]!))
     least[i] = min
   }
   return least
@@ -420,7 +422,7 @@ function refitWithin(ex: ParsedExcerpt, { numbered, leastFrom, order, index, hea
     return (touching(i - 1) && kept.has(order[i - 1]!.n)) || (touching(i) && kept.has(order[i + 1]!.n))
   }
   // `numbered`: the cost of the line shown as `N: ` in the middle.
-  const cost = (p: LinePiece, numbered = p.numbered): number => (numbered ? `${p.n}: `.length + (joins(p) ? 0 : GAP_MARKER_MAX + 1) : 0) + p.text.length + 1
+  const cost = (p: LinePiece, numbered = p.numbered): number => (numbered ? numberedCost(p) + (joins(p) ? 0 : GAP_MARKER_MAX + 1) : p.text.length + 1)
   const take = (p: LinePiece, numbered = true): boolean => {
     if (kept.has(p.n)) return true
     const c = cost(p, numbered || p.numbered)

@@ -7,12 +7,15 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4)
 }
 
+/** Whether a tokenizer's answer is a count: a finite number, 0 or more (a user's may return NaN or throw). */
+export const isTokenCount = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0
+
 /** Runs the user's tokenizer; falls back to the estimate if it throws or returns nonsense. */
 export function countTokens(text: string, tokenizer: ((text: string) => number) | undefined): number {
   if (tokenizer === undefined) return estimateTokens(text)
   try {
     const n = tokenizer(text)
-    return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : estimateTokens(text)
+    return isTokenCount(n) ? n : estimateTokens(text)
   } catch {
     return estimateTokens(text)
   }
