@@ -35,6 +35,9 @@ describe('lineSalience', () => {
     '# ./lib/octokit/response/raise_error.rb:14:in `on_complete\'',
     // bash's option, which GitHub Actions prints for every `run:` step.
     'shell: /usr/bin/bash --noprofile --norc -e -o pipefail {0}',
+    // git's advice, which actions/checkout's `git init` prints in every GitHub Actions job.
+    'hint: of your new repositories, which will suppress this warning, call:',
+    '2022-04-27T19:35:30.9419165Z hint: of your new repositories, which will suppress this warning, call:',
   ])('not salient: %s', (line) => expect(lineSalience(line)).toBe(0))
 
   it.each([
@@ -66,6 +69,23 @@ describe('scanLines', () => {
       }),
       { numRuns: 300 },
     )
+  })
+
+  it("does not count git's advice as a failure (actions/checkout's `git init` hint, a rejected push's)", () => {
+    const text = [
+      'hint: Using \'master\' as the name for the initial branch. This default branch name',
+      'hint: of your new repositories, which will suppress this warning, call:',
+      ' ! [rejected]        main -> main (fetch first)',
+      "error: failed to push some refs to 'https://github.com/acme/app'",
+      'hint: Updates were rejected because the remote contains work that you do not have locally.',
+      'hint: (e.g., \'git pull ...\') before pushing again. See the \'Note about fast-forwards\' in \'git push --help\' for details: the push failed.',
+    ]
+      .map((l, i) => `2022-04-27T19:35:30.94${String(10 + i)}000Z ${l}`)
+      .join('\n')
+    const salient = scanLines(text, true).salient.map((s) => s.line)
+    expect(salient).toContain(4)
+    expect(salient).not.toContain(2)
+    expect(salient).not.toContain(6)
   })
 
   it('keeps at most `limit` salient lines but counts them all', () => {

@@ -86,6 +86,13 @@ function contentStartIn(text: string, from: number, to: number): number {
   return Math.min(i, to) - from
 }
 
+/**
+ * git's advice (`hint: ...`, after a line prefix): what `git init` prints in every checkout of a CI
+ * job ("which will suppress this warning"), or how to resolve a rejected push, under the error
+ * that says what failed. Its keywords are not a failure's.
+ */
+const isGitHint = (text: string, from: number): boolean => text.startsWith('hint: ', from)
+
 const LINE_PROBE = 600
 const LOCAL = new RegExp(KEYWORDS.source, 'g')
 
@@ -105,7 +112,7 @@ export function lineSalience(line: string, fromLineStart = true): number {
     if (s > best) best = s
     if (best === 4) break
   }
-  if (best > 0 && (endsWithSuccess(probe, 0, probe.length) || startsWithSuccess(probe, 0, probe.length))) best = 0
+  if (best > 0 && (endsWithSuccess(probe, 0, probe.length) || startsWithSuccess(probe, 0, probe.length) || (fromLineStart && isGitHint(probe, afterLinePrefix(probe, 0, probe.length))))) best = 0
   if (fromLineStart && best < 3 && line.length > 0 && mayHaveShape(line, 0, line.length)) best = Math.max(best, shapeScore(line, 0, line.length))
   return best
 }
@@ -464,7 +471,7 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000, re
       if (lineEnd < n) nextHit(lineEnd + 1)
       else at = -1
     }
-    if (score > 0 && (endsWithSuccess(text, start, end) || startsWithSuccess(text, start, end, from))) score = 0
+    if (score > 0 && (endsWithSuccess(text, start, end) || startsWithSuccess(text, start, end, from) || isGitHint(text, from))) score = 0
     // The line after a plain `[WARNING] ...:` header (no failure word of its own), with no level
     // of its own, is that warning's text: 1, unless a failure word or a runner's shape starts it.
     if (score > 1 && start === warnNext && warningText(text, start, end, firstHit, from)) score = 1

@@ -66,6 +66,87 @@ describe('a stack trace is one unit (middle.ts)', () => {
   })
 })
 
+describe("a Go panic's goroutine trace is one unit (middle.ts isGoTraceLine)", () => {
+  // `go test` on GitHub Actions: a panicking test, then the next packages' `ok` lines. A Go trace's
+  // call lines are not indented (only the location under each is): the unit stopped at the first
+  // one, and the budget left went to the `ok` lines of the tail, with the test's own frame cut.
+  const stamp = (i: number): string => `2022-05-06T21:34:${String(10 + (i % 50)).padStart(2, '0')}.${String(1000000 + i).slice(1)}0Z `
+  const calls = Array.from({ length: 12 }, (_, i) => [`github.com/acme/store/internal/cloud.layer${i}(0xc0001a6780, {0x15dbdf8?, 0xc00011b590?})`, `\t/home/runner/work/store/internal/cloud/layer${i}.go:${200 + i} +0x${(0xb6 + i).toString(16)}`])
+  const log = (okAfter: number): string =>
+    [
+      ...Array.from({ length: 300 }, (_, i) => `go: downloading github.com/acme/dep${i} v1.${i}.0`),
+      '--- FAIL: TestCloud_applyBasic (0.00s)',
+      'panic: value has no attribute of that name [recovered]',
+      '\tpanic: value has no attribute of that name',
+      '',
+      'goroutine 21 [running]:',
+      ...calls.flat(),
+      'github.com/acme/store/internal/cloud.TestCloud_applyBasic(0xc00020aea0)',
+      '\t/home/runner/work/store/internal/cloud/backend_apply_test.go:67 +0x4a',
+      'created by testing.(*T).Run',
+      '\t/opt/hostedtoolcache/go/1.18.1/x64/src/testing/testing.go:1486 +0x35f',
+      'FAIL\tgithub.com/acme/store/internal/cloud\t0.029s',
+      ...Array.from({ length: okAfter }, (_, i) => `ok  \tgithub.com/acme/store/internal/pkg${i}\t0.0${i % 10}3s`),
+      'FAIL',
+    ]
+      .map((l, i) => stamp(i) + l)
+      .join('\n')
+
+  it("shows the whole trace, the test's own frame included, before more of the tail's passing packages", () => {
+    const out = trimResult(log(200), { maxChars: 8000, tool: 'terminal' }).text
+    for (const [call, file] of calls) {
+      expect(out).toContain(call)
+      expect(out).toContain(file)
+    }
+    expect(out).toContain('backend_apply_test.go:67 +0x4a')
+    expect(out).toContain('goroutine 21 [running]:')
+    expect(out.length).toBeLessThanOrEqual(8000)
+  })
+
+  it("stops at the trace's end, and at the blank line before another goroutine of a dump", () => {
+    // (a test binary's timeout dump: every goroutine's trace, the panicking one first)
+    const other = Array.from({ length: 10 }, (_, i) => [`github.com/acme/store/internal/bus.wait${i}(0xc000010000)`, `\t/home/runner/work/store/internal/bus/bus.go:${12 + i} +0x1f`]).flat()
+    const dump = log(0).replace(/FAIL\tgithub/, ['', 'goroutine 7 [chan receive]:', ...other, 'FAIL\tgithub'].join('\n'))
+    const text = [dump, ...Array.from({ length: 400 }, (_, i) => `ok  \tgithub.com/acme/store/internal/more${i}\t0.01s`)].join('\n')
+    const out = trimResult(text, { maxChars: 8000, tool: 'terminal' }).text
+    expect(out).toContain('backend_apply_test.go:67 +0x4a')
+    // (the next goroutine is not this panic's: its frames are not grown over; the verdict's
+    // context above it may show its last ones)
+    expect(out).not.toContain('goroutine 7 [chan receive]:')
+    expect(out).not.toContain('bus.go:12 +0x1f')
+  })
+})
+
+describe("a Go test's passing verdict ends a failure's context (middle.ts goPassed)", () => {
+  // `go test -v` prints a parent test's subtest verdicts after its own `--- FAIL:` line: the
+  // passing ones were shown as the failure's context, where the failing subtest's message fit.
+  const log = [
+    ...Array.from({ length: 200 }, (_, i) => `=== RUN   TestProviderTampering/step${i}`),
+    '=== CONT  TestProviderTampering/cache_dir_totally_gone',
+    '    providers_tamper_test.go:76: unexpected init error: exit status 1',
+    '        stderr:',
+    '        │ Error: Failed to install provider',
+    '        │ Error while installing hashicorp/null v3.1.0: Get',
+    '        │ "https://releases.hashicorp.com/terraform-provider-null/3.1.0/terraform-provider-null_3.1.0_windows_amd64.zip":',
+    '        │ net/http: TLS handshake timeout',
+    '=== RUN   TestProviderTampering/plugin_cache_dir_entirely_removed_after_plan',
+    '--- FAIL: TestProviderTampering (14.05s)',
+    '    --- FAIL: TestProviderTampering/cache_dir_totally_gone (10.32s)',
+    ...['explicit_backend', 'modified_before_plan', 'constraint_changed_in_config', 'lock_file_modified_before_plan', 'lock_file_modified_after_plan'].map((t) => `    --- PASS: TestProviderTampering/${t} (0.${t.length}s)`),
+    'FAIL',
+    'FAIL\tgithub.com/hashicorp/terraform/internal/command/e2etest\t14.2s',
+    ...Array.from({ length: 200 }, (_, i) => `ok  \tgithub.com/hashicorp/terraform/internal/pkg${i}\t0.01s`),
+  ].join('\n')
+
+  it("keeps the failing subtest's message before the passing subtests' verdicts under it", () => {
+    const out = trimResult(log, { maxChars: 2000, tool: 'terminal' }).text
+    expect(out).toContain('net/http: TLS handshake timeout')
+    expect(out).toContain('--- FAIL: TestProviderTampering/cache_dir_totally_gone (10.32s)')
+    expect(out).not.toContain('--- PASS: TestProviderTampering/lock_file_modified_before_plan')
+    expect(out.length).toBeLessThanOrEqual(2000)
+  })
+})
+
 /** Gap markers with a count note: `[from, to]`, the count and the line it names. */
 function notes(out: string): Array<{ from: number; to: number; count: number; like: number }> {
   const re = /^\[\.\.\. (?:line (\d+)|lines (\d+)-(\d+)) omitted \(\d+ chars\), (\d+) of them like line (\d+) \.\.\.\]$/gm
