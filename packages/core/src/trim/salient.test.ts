@@ -35,15 +35,19 @@ describe('lineSalience', () => {
     '# ./lib/octokit/response/raise_error.rb:14:in `on_complete\'',
     // bash's option, which GitHub Actions prints for every `run:` step.
     'shell: /usr/bin/bash --noprofile --norc -e -o pipefail {0}',
-    // git's advice, which actions/checkout's `git init` prints in every GitHub Actions job.
+    // git's advice, which actions/checkout's `git init` prints in every GitHub Actions job, and
+    // a stopped rebase's.
     'hint: of your new repositories, which will suppress this warning, call:',
     '2022-04-27T19:35:30.9419165Z hint: of your new repositories, which will suppress this warning, call:',
+    'hint: Could not execute the todo command',
   ])('not salient: %s', (line) => expect(lineSalience(line)).toBe(0))
 
   it.each([
     ['FAILED tests/test_errors.py::test_parse - ValueError: bad', 4],
     ['E   AssertionError: assert 1 == 2', 4],
     ['ERROR: test_errors (tests.test_api.ApiTest)', 4],
+    // (another tool's hint that holds a failure word keeps it: only a warning's word is git's advice)
+    ['hint: error: cannot find module "left-pad"', 4],
   ])('a verdict on a line that also names one stays salient: %s -> %i', (line, score) => expect(lineSalience(line)).toBe(score))
 })
 
@@ -71,21 +75,23 @@ describe('scanLines', () => {
     )
   })
 
-  it("does not count git's advice as a failure (actions/checkout's `git init` hint, a rejected push's)", () => {
+  it("does not count git's advice as a failure (actions/checkout's `git init` hint, a stopped rebase's)", () => {
     const text = [
       'hint: Using \'master\' as the name for the initial branch. This default branch name',
       'hint: of your new repositories, which will suppress this warning, call:',
-      ' ! [rejected]        main -> main (fetch first)',
-      "error: failed to push some refs to 'https://github.com/acme/app'",
-      'hint: Updates were rejected because the remote contains work that you do not have locally.',
-      'hint: (e.g., \'git pull ...\') before pushing again. See the \'Note about fast-forwards\' in \'git push --help\' for details: the push failed.',
+      'Rebasing (1/2)',
+      'error: could not apply 8f3c2a1... Add the parser',
+      'hint: Could not execute the todo command',
+      'hint: error: cannot find module "left-pad"',
     ]
       .map((l, i) => `2022-04-27T19:35:30.94${String(10 + i)}000Z ${l}`)
       .join('\n')
     const salient = scanLines(text, true).salient.map((s) => s.line)
     expect(salient).toContain(4)
     expect(salient).not.toContain(2)
-    expect(salient).not.toContain(6)
+    expect(salient).not.toContain(5)
+    // (a failure word under another tool's `hint:` is kept)
+    expect(salient).toContain(6)
   })
 
   it('keeps at most `limit` salient lines but counts them all', () => {

@@ -88,8 +88,9 @@ function contentStartIn(text: string, from: number, to: number): number {
 
 /**
  * git's advice (`hint: ...`, after a line prefix): what `git init` prints in every checkout of a CI
- * job ("which will suppress this warning"), or how to resolve a rejected push, under the error
- * that says what failed. Its keywords are not a failure's.
+ * job ("which will suppress this warning"), or how to go on after a rejected push or a stopped
+ * rebase, under the `error:` line that says what failed. A warning's word there (a score under 3)
+ * is not a failure's; a failure word (another tool's `hint: error: ...`) keeps its score.
  */
 const isGitHint = (text: string, from: number): boolean => text.startsWith('hint: ', from)
 
@@ -112,7 +113,7 @@ export function lineSalience(line: string, fromLineStart = true): number {
     if (s > best) best = s
     if (best === 4) break
   }
-  if (best > 0 && (endsWithSuccess(probe, 0, probe.length) || startsWithSuccess(probe, 0, probe.length) || (fromLineStart && isGitHint(probe, afterLinePrefix(probe, 0, probe.length))))) best = 0
+  if (best > 0 && (endsWithSuccess(probe, 0, probe.length) || startsWithSuccess(probe, 0, probe.length) || (fromLineStart && best < 3 && isGitHint(probe, afterLinePrefix(probe, 0, probe.length))))) best = 0
   if (fromLineStart && best < 3 && line.length > 0 && mayHaveShape(line, 0, line.length)) best = Math.max(best, shapeScore(line, 0, line.length))
   return best
 }
@@ -471,7 +472,7 @@ export function scanLines(text: string, withSalient: boolean, limit = 10_000, re
       if (lineEnd < n) nextHit(lineEnd + 1)
       else at = -1
     }
-    if (score > 0 && (endsWithSuccess(text, start, end) || startsWithSuccess(text, start, end, from) || isGitHint(text, from))) score = 0
+    if (score > 0 && (endsWithSuccess(text, start, end) || startsWithSuccess(text, start, end, from) || (score < 3 && isGitHint(text, from)))) score = 0
     // The line after a plain `[WARNING] ...:` header (no failure word of its own), with no level
     // of its own, is that warning's text: 1, unless a failure word or a runner's shape starts it.
     if (score > 1 && start === warnNext && warningText(text, start, end, firstHit, from)) score = 1

@@ -117,6 +117,48 @@ describe("a Go panic's goroutine trace is one unit (middle.ts isGoTraceLine)", (
   })
 })
 
+describe("a Go panic's trace after a long message (middle.ts isGoTraceLine, the blank line)", () => {
+  // The panic's message runs over more lines than its context shows, then a blank line (on
+  // GitHub Actions, a timestamp with or without a space after it), then its goroutine's trace.
+  const stamp = (i: number): string => `2024-03-01T10:00:${String(10 + (i % 50)).padStart(2, '0')}.${String(1000000 + i).slice(1)}0Z`
+  const frames = (path: (i: number) => string, extra = ''): string[] =>
+    Array.from({ length: 10 }, (_, i) => [`github.com/acme/api/internal/store.step${i}(0xc0001a6780)`, `\t${path(i)}:${40 + i} +0x${(0x1f + i).toString(16)}${extra}`]).flat()
+  const log = (blank: string, header: string, trace: string[]): string =>
+    [
+      ...Array.from({ length: 300 }, (_, i) => `${stamp(i)} go: downloading github.com/acme/dep${i} v1.${i}.0`),
+      `${stamp(300)} --- FAIL: TestStore (0.00s)`,
+      `${stamp(301)} panic: store: invariant broken [recovered]`,
+      ...Array.from({ length: 8 }, (_, i) => `${stamp(302 + i)} \tpanic: store: invariant broken: shard ${i} holds a key of shard ${i + 1}`),
+      blank,
+      `${stamp(311)} ${header}`,
+      ...trace.map((l, i) => `${stamp(312 + i)} ${l}`),
+      `${stamp(340)} FAIL\tgithub.com/acme/api/internal/store\t0.021s`,
+      ...Array.from({ length: 300 }, (_, i) => `${stamp(341 + i)} ok  \tgithub.com/acme/api/internal/pkg${i}\t0.01s`),
+    ].join('\n')
+  const linux = frames((i) => `/home/runner/work/api/internal/store/step${i}.go`)
+
+  it.each([
+    ['a timestamp and a space', `${stamp(310)} `],
+    ['a timestamp alone', stamp(310)],
+    ['nothing', ''],
+  ])('grows over the blank line before the goroutine (blank: %s)', (_, blank) => {
+    const out = trimResult(log(blank, 'goroutine 21 [running]:', linux), { maxChars: 8000, tool: 'terminal' }).text
+    expect(out).toContain('goroutine 21 [running]:')
+    // (a middle frame: the verdict's context above it shows the last ones)
+    expect(out).toContain('step4.go:44 +0x23')
+    expect(out.length).toBeLessThanOrEqual(8000)
+  })
+
+  it("reads Go 1.22's system traceback (gp= m= in the header, fp= sp= pc= after each offset) and a path with a space", () => {
+    const system = frames((i) => `/home/runner/work/api/internal/store/step${i}.go`, ' fp=0xc000045f80 sp=0xc000045f60 pc=0x4a1b2c')
+    const out = trimResult(log('', 'goroutine 21 gp=0xc0000061c0 m=0 mp=0x5b3e80 [running]:', system), { maxChars: 8000, tool: 'terminal' }).text
+    expect(out).toContain('step4.go:44 +0x23 fp=0xc000045f80')
+    const spaced = frames((i) => `C:/Users/ci/My Projects/api/internal/store/step${i}.go`)
+    const win = trimResult(log('', 'goroutine 21 [running]:', spaced), { maxChars: 8000, tool: 'terminal' }).text
+    expect(win).toContain('My Projects/api/internal/store/step4.go:44 +0x23')
+  })
+})
+
 describe("a Go test's passing verdict ends a failure's context (middle.ts goPassed)", () => {
   // `go test -v` prints a parent test's subtest verdicts after its own `--- FAIL:` line: the
   // passing ones were shown as the failure's context, where the failing subtest's message fit.
