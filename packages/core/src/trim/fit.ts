@@ -7,7 +7,7 @@ import { ownTemplateKey, weighSalient } from './weigh.js'
 import { runnerShape } from './runners.js'
 import { endsWithSuccess, startsWithSuccess } from './verdict.js'
 import { surefireProgress } from './passing.js'
-import { afterLinePrefix, indentAt, isBarePrefix, trimmedEnd } from './shapes.js'
+import { afterLinePrefix, indentAt, isBlankOrBarePrefix } from './shapes.js'
 import { resolveWeights, type SalienceWeights } from './weights.js'
 import { clipLine, countLines, headChars, safeEnd, safeStart } from './text.js'
 import type { LineRange, Profile } from './types.js'
@@ -108,9 +108,7 @@ export function quietTailTop(text: string, salient: readonly SalientLine[], tail
   while (at < salient[k]!.start) {
     const next = nextStart(text, at)
     const end = next - 1 // (the line's `\n`: every line read here has one, a salient line follows)
-    const e = trimmedEnd(text, at, end)
-    const blank = e === at || isBarePrefix(text, at, e)
-    if (!(blank || startsWithSuccess(text, at, end) || endsWithSuccess(text, at, end, true) || surefireProgress(text, at, end) || groupOverPasses(text, at, next, salient[k]!.start))) break
+    if (!(isBlankOrBarePrefix(text, at, end) || startsWithSuccess(text, at, end) || endsWithSuccess(text, at, end, true) || surefireProgress(text, at, end) || groupOverPasses(text, at, next, salient[k]!.start))) break
     at = next
   }
   return at

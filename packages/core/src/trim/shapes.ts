@@ -549,6 +549,18 @@ export function isBarePrefix(text: string, start: number, end: number): boolean 
   return stampEnd(text, start, end) === end
 }
 
+/**
+ * True when the line `[start, end)` is blank: spaces only, or nothing after its line prefix, or a
+ * CI timestamp alone with no space after it ({@link isBarePrefix}).
+ */
+export function isBlankOrBarePrefix(text: string, start: number, end: number): boolean {
+  const e = trimmedEnd(text, start, end)
+  return e === start || isBarePrefix(text, start, e)
+}
+
+/** `go test`'s verdict of a test that passed or was skipped at `at`: `--- PASS: TestX (0.01s)`, `--- SKIP: ...`. */
+export const isGoPassVerdict = (text: string, at: number, stop: number): boolean => has(text, at, stop, '--- PASS: ') || has(text, at, stop, '--- SKIP: ')
+
 /** The marks test reporters put before a failed test: `×` `✕` `✖` `✗` `✘` `❌`, `⨯` (Pest, Collision). */
 export function isCrossMark(c: number): boolean {
   return c === 0xd7 || (c >= 0x2715 && c <= 0x2718) || c === 0x274c || c === 0x2a2f
@@ -670,7 +682,7 @@ function contentShape(text: string, i: number, lineStart: number, stop: number, 
       return text.charCodeAt(i + 1) === 32 && !has(text, i + 2, stop, 'Console') && i + 3 < end ? 3 : 0
     case 45: {
       // go test: `--- PASS: TestX (0.01s)`, `--- SKIP: ...` (a verdict that opens a quiet block)
-      if (has(text, i, stop, '--- PASS: ') || has(text, i, stop, '--- SKIP: ')) return QUIET_BLOCK
+      if (isGoPassVerdict(text, i, stop)) return QUIET_BLOCK
       // cargo test: ---- path::to::test stdout ----
       if (!has(text, i, stop, '---- ')) return 0
       const e = trimmedEnd(text, i, end)
