@@ -68,12 +68,12 @@ const SUMMARY_MIN_LINES = 3
  * tests:`, `Failing Scenarios:`): not a logged trace that happens to sit there. `tailStart` when
  * there is none. Reads the salient lines of the run only, each's first 400 chars.
  */
-function summaryAbove(text: string, salient: readonly SalientLine[], tailStart: number, cap: number): number {
+export function summaryAbove(text: string, salient: readonly SalientLine[], tailStart: number, cap: number): number {
   let k = salient.length - 1
   while (k >= 0 && salient[k]!.start >= tailStart) k--
   if (k < 0) return tailStart
   const after = nextStart(text, salient[k]!.start)
-  if (after !== tailStart && !(after < tailStart && isBlankLine(text, after, tailStart))) return tailStart
+  if (after !== tailStart && !(after < tailStart && isBlankLine(text, after, tailStart))) return listAbove(text, salient, k, cap) ?? tailStart
   let j = k
   // (one blank line between two of its lines allowed: Surefire's `Failed tests:` and `Tests in error:` sections)
   const joined = (a: SalientLine, b: SalientLine): boolean => b.line - a.line === 1 || (b.line - a.line === 2 && isBlankLine(text, nextStart(text, a.start), b.start))
@@ -88,6 +88,27 @@ function summaryAbove(text: string, salient: readonly SalientLine[], tailStart: 
     if (shape === 'summary' && line.trimEnd().endsWith(':')) listHeader = true
   }
   return shaped * 2 >= k - j + 1 || listHeader ? salient[j]!.start : tailStart
+}
+
+/**
+ * Start of the earliest runner's list header (`Failed tests:`, `Tests in error:`: a summary shape
+ * ending with `:`) among the salient lines up to `k` whose text to the end fits `cap`, when the
+ * line after it is indented deeper (its first item); undefined when there is none.
+ */
+function listAbove(text: string, salient: readonly SalientLine[], k: number, cap: number): number | undefined {
+  let found: number | undefined
+  for (let i = k; i >= 0 && text.length - salient[i]!.start <= cap; i--) {
+    const s = salient[i]!
+    const line = text.slice(s.start, Math.min(s.end, s.start + 400))
+    if (runnerShape(line) !== 'summary' || !line.trimEnd().endsWith(':')) continue
+    const from = afterLinePrefix(text, s.start, s.end)
+    const next = nextStart(text, s.start)
+    if (next >= text.length) continue
+    const nextEnd = Math.max(next, nextStart(text, next) - 1)
+    const nFrom = afterLinePrefix(text, next, nextEnd)
+    if (indentAt(text, nFrom, nextEnd) > indentAt(text, from, s.end) && indentAt(text, nFrom, nextEnd) < nextEnd - nFrom) found = s.start
+  }
+  return found
 }
 
 /**

@@ -93,6 +93,7 @@ export function hitScore(low: string, orig: string, at: number, word: string, at
   while (s < low.length && (low[s] === ':' || low[s] === '=' || low[s] === ' ')) s++
   if (low.charCodeAt(s) === 48 && !isDigit(low.charCodeAt(s + 1)) && low[s + 1] !== '.') return 0
   if (at >= 2 && low.charCodeAt(at - 1) === 32 && low.charCodeAt(at - 2) === 48 && !isDigit(low.charCodeAt(at - 3))) return 0
+  if (zeroCountBefore(low, at)) return 0
   if (base < 2) return base
   const written = orig.slice(at, end)
   const verdict =
@@ -106,6 +107,22 @@ export function hitScore(low: string, orig: string, at: number, word: string, at
   if (verdict) return base + 1
   // A mere mention ("the error message", "Control.Exception") weighs less than a verdict.
   return word === 'error' || word === 'exception' ? base - 1 : base
+}
+
+/**
+ * True when a zero count and one plural noun come right before the hit at `at` of `low`:
+ * `0 tests failed`, `[         0 containers failed     ]` (JUnit Platform's summary table).
+ */
+function zeroCountBefore(low: string, at: number): boolean {
+  let i = at - 1
+  if (low.charCodeAt(i) !== 32) return false
+  while (i >= 0 && at - i < 24 && low.charCodeAt(i) === 32) i--
+  if (low.charCodeAt(i) !== 115 /* s */) return false
+  const end = i
+  while (i >= 0 && end - i < 16 && isLetter(low.charCodeAt(i))) i--
+  if (end - i < 3 || low.charCodeAt(i) !== 32) return false
+  while (i >= 0 && at - i < 48 && low.charCodeAt(i) === 32) i--
+  return low.charCodeAt(i) === 48 && !isDigit(low.charCodeAt(i - 1)) && low.charCodeAt(i - 1) !== 46
 }
 
 /**

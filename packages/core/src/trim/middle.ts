@@ -362,6 +362,10 @@ export function rankSalient(text: string, candidates: SalientLine[], tailStart: 
   let lastLine = -Infinity
   let lastScore = 0
   let lastStart = 0
+  // The first failing test each cluster names (its own header or verdict: a negative `instance`),
+  // when it is no start: ranked right after its level's starts (see the sort below).
+  const firstNamed = new Set<SalientLine>()
+  let named = false
   for (let k = 0; k < candidates.length; k++) {
     const s = candidates[k]!
     const starts = startsCluster(lastLine, s.line) || afterRule(text, s, lastLine)
@@ -369,7 +373,11 @@ export function rankSalient(text: string, candidates: SalientLine[], tailStart: 
       lastStart = k
       clusterStarts.add(s.line)
     }
+    if (starts) named = false
+    const test = s.instance !== undefined && s.instance < 0
     if (starts || s.score > lastScore) head.add(s)
+    else if (test && !named) firstNamed.add(s)
+    if (test) named = true
     if (starts) lastScore = s.score
     else lastScore = Math.max(lastScore, s.score)
     lastLine = s.line
@@ -400,7 +408,7 @@ export function rankSalient(text: string, candidates: SalientLine[], tailStart: 
   // cluster's detail follows its start.
   const keyOf = (s: SalientLine): number => key.get(s) ?? s.line
   const order = candidates.slice().sort((a, b) => {
-    const d = b.score - a.score || Number(head.has(b)) - Number(head.has(a))
+    const d = b.score - a.score || Number(head.has(b)) - Number(head.has(a)) || Number(firstNamed.has(b)) - Number(firstNamed.has(a))
     if (d !== 0) return d
     if (!head.has(a)) return a.line - b.line
     return keyOf(b) - keyOf(a) || a.line - b.line
@@ -525,7 +533,7 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
    * (after the piece, after each header) in order, at most {@link MAX_FRAMES} per segment, while
    * they fit. Returns the cost (a header apart from the kept lines adds a gap marker).
    */
-  const grow = (n: number): number => {
+  const grow = (n: number, messageOnly = false): number => {
     const anchor = n
     while (chosen.has(n + 1)) n++
     const last = chosen.get(n)!
@@ -557,6 +565,19 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
         }
         break
       }
+    }
+    if (messageOnly) {
+      let added = 0
+      let at = next
+      for (let m = n + 1; m <= n + message && at < tailStart; m++) {
+        const l = lineAt(text, m, at)
+        const c = lineCost(l)
+        if (cost + added + c > quota) break
+        chosen.set(l.n, l)
+        added += c
+        at = nextStart(text, at)
+      }
+      return added
     }
     let opener = n
     for (let k = n; k > anchor; k--) {
@@ -742,6 +763,9 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
       namedFirst = true
       nameBeforeGrowth(anchors, j)
     }
+    // An exception's message (its lines before its first frame) is its most telling part: every
+    // anchor's is taken before any anchor's trace grows.
+    for (const s of anchors) cost += grow(s.line, true)
     for (const s of anchors) cost += grow(s.line)
     i = j
   }

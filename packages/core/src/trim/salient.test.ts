@@ -101,3 +101,17 @@ describe('scanLines', () => {
     expect(scan.salientTotal).toBe(50)
   })
 })
+
+describe('a zero count before a plural noun is no failure (keywords.ts zeroCountBefore)', () => {
+  it.each([
+    '[         0 tests failed          ]',
+    '    [junit] [         0 containers failed     ]',
+    '100% tests passed, 0 tests failed out of 10',
+  ])('not salient: %s', (line) => expect(lineSalience(line)).toBe(0))
+
+  it.each([
+    ['[        14 tests failed          ]', 3],
+    ['10 tests failed', 3],
+    ['v1.0 tests failed', 3],
+  ])('a count that is not zero stays salient: %s -> %i', (line, score) => expect(lineSalience(line)).toBe(score))
+})

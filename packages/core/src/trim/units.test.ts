@@ -2,11 +2,11 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { trimResult } from '../pipeline/trim-result.js'
 import { parseExcerpt } from './excerpt.js'
-import { fitText, quietTailTop } from './fit.js'
+import { fitText, quietTailTop, summaryAbove } from './fit.js'
 import { DEFAULT_PROFILES } from './profiles.js'
 import { scanLines, type SalientLine } from './salient.js'
 import { ownTemplate, weighSalient } from './weigh.js'
-import { diverse } from './middle.js'
+import { diverse, rankSalient } from './middle.js'
 import { noise } from './fixture.js'
 
 const profile = DEFAULT_PROFILES.terminal!
@@ -948,5 +948,68 @@ describe("the markers' reserve, picked again (fit.ts RETRY_SLACK)", () => {
       // every kept error is numbered with its own line
       for (const m of out.matchAll(/^(\d+): \[ERROR\] src\/main\/java\/a\/Module(\d+)\.java/gm)) expect(Number(m[1])).toBe(31 * (Number(m[2]) + 1))
     }
+  })
+})
+
+describe("a runner's list further above the tail joins it (fit.ts summaryAbove, listAbove)", () => {
+  // Surefire 2.x's Results block: its `Failed tests:` items hold no keyword, and Maven's reactor
+  // summary stands between it and the tail.
+  const items = ['compositeProperty:281', 'defaultLayoutRule:153', 'fileAppenderCollision:171', 'zeroNesting:129'].map((t) => `  SiftingAppenderTest.${t}`)
+  const results = ['Results :', '', 'Failed tests: ', ...items, '', 'Tests run: 402, Failures: 7, Errors: 0, Skipped: 27', '']
+  const reactor = [
+    '[INFO] Reactor Summary for Logback-Parent 1.3.0-alpha16-SNAPSHOT:',
+    '[INFO] Logback-Parent ..................................... SUCCESS [  2.284 s]',
+    '[INFO] Logback Classic Module ............................. FAILURE [  8.416 s]',
+    '[INFO] Logback Access Module .............................. SKIPPED',
+    '[INFO] ------------------------------------------------------------------------',
+    '[INFO] BUILD FAILURE',
+  ]
+  const at = (lines: string[], n: number): number => lines.slice(0, n).reduce((sum, l) => sum + l.length + 1, 0)
+
+  it("starts the tail at the list's header when the list is within the cap", () => {
+    const lines = [...noise(200), ...results, ...reactor]
+    const text = lines.join('\n')
+    const tailStart = at(lines, lines.length - 2) // the tail holds the last two lines
+    const header = at(lines, 200 + 2)
+    expect(summaryAbove(text, scanLines(text, true).salient, tailStart, 2000)).toBe(header)
+    // (beyond the cap, or with no indented item after the header, the tail stays)
+    expect(summaryAbove(text, scanLines(text, true).salient, tailStart, 500)).toBe(tailStart)
+    const flat = lines.map((l) => l.replace(/^  SiftingAppenderTest/, 'SiftingAppenderTest')).join('\n')
+    expect(summaryAbove(flat, scanLines(flat, true).salient, tailStart, 2000)).toBe(tailStart)
+  })
+})
+
+describe('the first failing test a cluster names ranks after its starts (middle.ts rankSalient)', () => {
+  // A compiler's tests print the errors they expect, every third line (one cluster), before
+  // Surefire's verdict of the one test that failed, in the same cluster.
+  const expected = Array.from({ length: 20 }, (_, i) => [`e: /tmp/junit${1000 + i}/kapt/stubs/Case${i}.java:6: error: @JsonClass can't be applied to Case${i}: must be a Kotlin class`, `public final class Case${i} {`, '             ^'])
+  const failure = [
+    '[ERROR] Tests run: 21, Failures: 1, Errors: 0, Skipped: 1, Time elapsed: 18.994 s <<< FAILURE! - in com.acme.CodegenTest',
+    '[ERROR] typeAliasesShareAdapters(com.acme.CodegenTest)  Time elapsed: 2.265 s  <<< FAILURE!',
+  ]
+  const text = [...noise(100), ...expected.flat(), ...failure, ...noise(10, 2000)].join('\n')
+
+  it("ranks the cluster's first named test before the cluster's later lines of its score", () => {
+    const weighed = weighSalient(text, scanLines(text, true).salient)
+    const { order } = rankSalient(text, weighed, text.length)
+    const test = order.findIndex((s) => text.slice(s.start, s.end).includes('Tests run: 21, Failures: 1'))
+    const expectedLines = order.filter((s) => s.score === order[test]!.score && text.slice(s.start, s.end).startsWith('e: /tmp/junit1'))
+    expect(order[test]!.instance).toBeLessThan(0)
+    expect(expectedLines.length).toBeGreaterThan(5)
+    for (const s of expectedLines.slice(1)) expect(order.indexOf(s)).toBeGreaterThan(test)
+  })
+})
+
+describe("an exception's message before another trace's frames (middle.ts grow)", () => {
+  // Two failures of one level: an exception with 80 frames, then one whose message runs over 12
+  // lines of its own before its first frame (more than a line's context after it).
+  const message = Array.from({ length: 12 }, (_, i) => `  row ${i}: expected <${i * 7}> but was <${i * 7 + 1}>`)
+  const lines = [...noise(300), 'java.lang.IllegalStateException: store closed', ...frames('Store', 80), ...noise(60, 1000), 'org.opentest4j.AssertionFailedError: table differs', ...message, ...frames('TableTest', 20), ...noise(300, 3000)]
+
+  it.each([3000, 4000])("keeps the second exception's whole message when the first's frames do not all fit (%i chars)", (budget) => {
+    const out = fitText(lines.join('\n'), budget, profile).text
+    expect(out.length).toBeLessThanOrEqual(budget)
+    expect(out).toContain('at com.acme.Store.call0(Store.java:10)')
+    for (const m of message) expect(out).toContain(m)
   })
 })
