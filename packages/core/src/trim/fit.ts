@@ -1,6 +1,6 @@
 import { GAP_MARKER_MAX, MAIN_MARKER_MAX, gapMarker, mainMarker, type LikeNote } from './marker.js'
 import { firstLine, lastLine, rangeMapper, type LineMap } from './linemap.js'
-import { isBlankLine, nextStart, type Line } from './lines.js'
+import { isBlankLine, lineAt, nextStart, type Line } from './lines.js'
 import { pickMiddle, rankSalient, type Ranked } from './middle.js'
 import { scanLines, type LineScan, type SalientLine } from './salient.js'
 import { ownTemplateKey, weighSalient } from './weigh.js'
@@ -59,54 +59,70 @@ export const SUMMARY_TAIL_SHARE = 0.5
 const SUMMARY_MIN_LINES = 3
 
 /**
- * Start of a runner's summary list right above the tail: the run of consecutive salient lines
- * (one blank line between two of them allowed) whose last one ends right before `tailStart` (or
- * one blank line before it), taken while the text from its start to the end stays within `cap`
- * chars, and kept only when it has {@link SUMMARY_MIN_LINES} lines or more and at least half of
- * them have a test runner's shape (`runners.ts`: pytest's `FAILED a.py::t`, Surefire's
- * `Tests run: ... <<< FAILURE!`) or one of them is a runner's summary ending with `:` (`Failed
- * tests:`, `Failing Scenarios:`): not a logged trace that happens to sit there. `tailStart` when
- * there is none. Reads the salient lines of the run only, each's first 400 chars.
+ * Start of a runner's summary list above the tail, `tailStart` when there is none: the run of
+ * salient lines right above it ({@link runAbove}), else the earliest list header within `cap`
+ * ({@link listAbove}).
  */
 export function summaryAbove(text: string, salient: readonly SalientLine[], tailStart: number, cap: number): number {
   let k = salient.length - 1
   while (k >= 0 && salient[k]!.start >= tailStart) k--
   if (k < 0) return tailStart
+  return runAbove(text, salient, k, tailStart, cap) ?? listAbove(text, salient, k, cap) ?? tailStart
+}
+
+/** Chars of a salient line the summary rules read. */
+const SUMMARY_PROBE = 400
+
+/** Whether `line` (a salient line's first chars, of runner shape `shape`) heads a runner's list: a summary ending with `:` (`Failed tests:`, `Failing Scenarios:`). */
+const headsList = (line: string, shape = runnerShape(line)): boolean => shape === 'summary' && line.trimEnd().endsWith(':')
+
+/**
+ * Start of the run of consecutive salient lines (one blank line between two of them allowed)
+ * whose last one, `salient[k]`, ends right before `tailStart` (or one blank line before it),
+ * taken while the text from its start to the end stays within `cap` chars, when it has
+ * {@link SUMMARY_MIN_LINES} lines or more and at least half of them have a test runner's shape
+ * (`runners.ts`: pytest's `FAILED a.py::t`, Surefire's `Tests run: ... <<< FAILURE!`) or one of
+ * them heads a list ({@link headsList}): not a logged trace that happens to sit there. Reads the
+ * salient lines of the run only, each's first {@link SUMMARY_PROBE} chars.
+ */
+function runAbove(text: string, salient: readonly SalientLine[], k: number, tailStart: number, cap: number): number | undefined {
   const after = nextStart(text, salient[k]!.start)
-  if (after !== tailStart && !(after < tailStart && isBlankLine(text, after, tailStart))) return listAbove(text, salient, k, cap) ?? tailStart
+  if (after !== tailStart && !(after < tailStart && isBlankLine(text, after, tailStart))) return undefined
   let j = k
   // (one blank line between two of its lines allowed: Surefire's `Failed tests:` and `Tests in error:` sections)
   const joined = (a: SalientLine, b: SalientLine): boolean => b.line - a.line === 1 || (b.line - a.line === 2 && isBlankLine(text, nextStart(text, a.start), b.start))
   while (j > 0 && joined(salient[j - 1]!, salient[j]!) && text.length - salient[j - 1]!.start <= cap) j--
-  if (k - j + 1 < SUMMARY_MIN_LINES) return tailStart
+  if (k - j + 1 < SUMMARY_MIN_LINES) return undefined
   let shaped = 0
   let listHeader = false
   for (let i = j; i <= k; i++) {
-    const line = text.slice(salient[i]!.start, Math.min(salient[i]!.end, salient[i]!.start + 400))
+    const line = text.slice(salient[i]!.start, Math.min(salient[i]!.end, salient[i]!.start + SUMMARY_PROBE))
     const shape = runnerShape(line)
     if (shape !== undefined) shaped++
-    if (shape === 'summary' && line.trimEnd().endsWith(':')) listHeader = true
+    if (headsList(line, shape)) listHeader = true
   }
-  return shaped * 2 >= k - j + 1 || listHeader ? salient[j]!.start : tailStart
+  return shaped * 2 >= k - j + 1 || listHeader ? salient[j]!.start : undefined
 }
 
 /**
- * Start of the earliest runner's list header (`Failed tests:`, `Tests in error:`: a summary shape
- * ending with `:`) among the salient lines up to `k` whose text to the end fits `cap`, when the
- * line after it is indented deeper (its first item); undefined when there is none.
+ * Start of the earliest salient line up to `salient[k]` that heads a runner's list
+ * ({@link headsList}) and whose next line is its first item (not blank, indented deeper after
+ * its prefix), while the text from it to the end fits `cap`: Surefire 2's `Failed tests:`,
+ * whose items hold no keyword, with Maven's reactor summary between it and the tail. Reads the
+ * salient lines within `cap` of the end, each's first {@link SUMMARY_PROBE} chars, and the line
+ * after each header.
  */
 function listAbove(text: string, salient: readonly SalientLine[], k: number, cap: number): number | undefined {
   let found: number | undefined
   for (let i = k; i >= 0 && text.length - salient[i]!.start <= cap; i--) {
     const s = salient[i]!
-    const line = text.slice(s.start, Math.min(s.end, s.start + 400))
-    if (runnerShape(line) !== 'summary' || !line.trimEnd().endsWith(':')) continue
-    const from = afterLinePrefix(text, s.start, s.end)
+    if (!headsList(text.slice(s.start, Math.min(s.end, s.start + SUMMARY_PROBE)))) continue
     const next = nextStart(text, s.start)
     if (next >= text.length) continue
-    const nextEnd = Math.max(next, nextStart(text, next) - 1)
-    const nFrom = afterLinePrefix(text, next, nextEnd)
-    if (indentAt(text, nFrom, nextEnd) > indentAt(text, from, s.end) && indentAt(text, nFrom, nextEnd) < nextEnd - nFrom) found = s.start
+    const item = lineAt(text, s.line + 1, next)
+    if (isBlankOrBarePrefix(text, item.start, item.end)) continue
+    const from = afterLinePrefix(text, item.start, item.end)
+    if (indentAt(text, from, item.end) > indentAt(text, afterLinePrefix(text, s.start, s.end), s.end)) found = s.start
   }
   return found
 }

@@ -92,7 +92,6 @@ export function hitScore(low: string, orig: string, at: number, word: string, at
   let s = end
   while (s < low.length && (low[s] === ':' || low[s] === '=' || low[s] === ' ')) s++
   if (low.charCodeAt(s) === 48 && !isDigit(low.charCodeAt(s + 1)) && low[s + 1] !== '.') return 0
-  if (at >= 2 && low.charCodeAt(at - 1) === 32 && low.charCodeAt(at - 2) === 48 && !isDigit(low.charCodeAt(at - 3))) return 0
   if (zeroCountBefore(low, at)) return 0
   if (base < 2) return base
   const written = orig.slice(at, end)
@@ -110,19 +109,26 @@ export function hitScore(low: string, orig: string, at: number, word: string, at
 }
 
 /**
- * True when a zero count and one plural noun come right before the hit at `at` of `low`:
- * `0 tests failed`, `[         0 containers failed     ]` (JUnit Platform's summary table).
+ * True when a zero count comes right before the hit at `at` of `low`, alone or with one plural
+ * noun between: `0 failed`, `0 tests failed`, `[         0 containers failed     ]` (the JUnit
+ * Platform launcher's summary table). The `0` stands alone: after the line's start, a space, a tab,
+ * `[` or `(` (not `1.0`, `1,0`, `worker0`, `shard-0`). Reads back at most 48 chars.
  */
 function zeroCountBefore(low: string, at: number): boolean {
   let i = at - 1
   if (low.charCodeAt(i) !== 32) return false
   while (i >= 0 && at - i < 24 && low.charCodeAt(i) === 32) i--
-  if (low.charCodeAt(i) !== 115 /* s */) return false
-  const end = i
-  while (i >= 0 && end - i < 16 && isLetter(low.charCodeAt(i))) i--
-  if (end - i < 3 || low.charCodeAt(i) !== 32) return false
-  while (i >= 0 && at - i < 48 && low.charCodeAt(i) === 32) i--
-  return low.charCodeAt(i) === 48 && !isDigit(low.charCodeAt(i - 1)) && low.charCodeAt(i - 1) !== 46
+  if (low.charCodeAt(i) !== 48) {
+    // one plural noun: `tests`, `containers`
+    if (low.charCodeAt(i) !== 115 /* s */) return false
+    const end = i
+    while (i >= 0 && end - i < 16 && isLetter(low.charCodeAt(i))) i--
+    if (end - i < 3 || low.charCodeAt(i) !== 32) return false
+    while (i >= 0 && at - i < 48 && low.charCodeAt(i) === 32) i--
+    if (low.charCodeAt(i) !== 48) return false
+  }
+  const c = low.charCodeAt(i - 1)
+  return i === 0 || c === 32 || c === 9 || c === 91 || c === 40
 }
 
 /**

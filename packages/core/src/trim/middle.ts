@@ -350,7 +350,9 @@ export interface Ranked {
 
 /**
  * Priority order of salient lines: by score; among equals, the first line of each cluster (the
- * start of each distinct error) before the rest. The last {@link VERDICT_LINES} lines of the
+ * start of each distinct error) before the rest, and right after the starts, the first line of
+ * each cluster that names a failing test (a negative `instance`: Surefire's `<<< FAILURE!` after
+ * a test's 20 expected compiler errors, in their cluster). The last {@link VERDICT_LINES} lines of the
  * cluster that runs into the tail (its last line at most {@link CLUSTER_GAP} lines above
  * `tailStart`) rank as starts too: the run the log ends with is its verdict (Maven's `Failed to
  * execute goal` and the error it names, above its footer), not the detail of an earlier line.
@@ -531,7 +533,9 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
    * {@link MAX_UNIT_LINES}), as one unit: first each `Caused by:` header of the unit (one line
    * each, so the chain is shown even when its frames are not), then the frames of each segment
    * (after the piece, after each header) in order, at most {@link MAX_FRAMES} per segment, while
-   * they fit. Returns the cost (a header apart from the kept lines adds a gap marker).
+   * they fit. With `messageOnly`, only the lines of a JVM exception's message the piece ends in
+   * (up to its first frame), which each level takes for all its anchors before growing any.
+   * Returns the cost (a header apart from the kept lines adds a gap marker).
    */
   const grow = (n: number, messageOnly = false): number => {
     const anchor = n
@@ -566,17 +570,16 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
         break
       }
     }
+    let added = 0
+    const take = (l: Line, extra: number): boolean => {
+      const c = lineCost(l) + extra
+      if (cost + added + c > quota) return false
+      chosen.set(l.n, l)
+      added += c
+      return true
+    }
     if (messageOnly) {
-      let added = 0
-      let at = next
-      for (let m = n + 1; m <= n + message && at < tailStart; m++) {
-        const l = lineAt(text, m, at)
-        const c = lineCost(l)
-        if (cost + added + c > quota) break
-        chosen.set(l.n, l)
-        added += c
-        at = nextStart(text, at)
-      }
+      for (let m = n + 1, at = next; m <= n + message && at < tailStart && take(lineAt(text, m, at), 0); m++) at = nextStart(text, at)
       return added
     }
     let opener = n
@@ -600,14 +603,6 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
       if (after > tailStart || (k - n > message && !isContinuation(text, l) && !isGoTraceLine(text, l, after, tailStart)) || passed(text, l)) break
       unit.push(l)
       at = after
-    }
-    let added = 0
-    const take = (l: Line, extra: number): boolean => {
-      const c = lineCost(l) + extra
-      if (cost + added + c > quota) return false
-      chosen.set(l.n, l)
-      added += c
-      return true
     }
     // A Python traceback ends with its exception (`IOError: [Errno 2] No such file ...`), the line
     // after its `File "..."` frames: it is taken before any frame.

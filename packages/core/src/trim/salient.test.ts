@@ -107,11 +107,19 @@ describe('a zero count before a plural noun is no failure (keywords.ts zeroCount
     '[         0 tests failed          ]',
     '    [junit] [         0 containers failed     ]',
     '100% tests passed, 0 tests failed out of 10',
+    '(0 failed)',
+    '10 passed,  0 failed',
   ])('not salient: %s', (line) => expect(lineSalience(line)).toBe(0))
 
   it.each([
     ['[        14 tests failed          ]', 3],
     ['10 tests failed', 3],
     ['v1.0 tests failed', 3],
+    // (the `0` of another number is no count of its own)
+    ['1.0 failed', 3],
+    ['1,0 tests failed', 3],
+    ['worker0 tests failed', 3],
+    ['shard-0 tests failed', 3],
+    ['0 errors, 2 tests failed', 3],
   ])('a count that is not zero stays salient: %s -> %i', (line, score) => expect(lineSalience(line)).toBe(score))
 })

@@ -972,10 +972,29 @@ describe("a runner's list further above the tail joins it (fit.ts summaryAbove, 
     const tailStart = at(lines, lines.length - 2) // the tail holds the last two lines
     const header = at(lines, 200 + 2)
     expect(summaryAbove(text, scanLines(text, true).salient, tailStart, 2000)).toBe(header)
-    // (beyond the cap, or with no indented item after the header, the tail stays)
+    // (beyond the cap, the tail stays)
     expect(summaryAbove(text, scanLines(text, true).salient, tailStart, 500)).toBe(tailStart)
-    const flat = lines.map((l) => l.replace(/^  SiftingAppenderTest/, 'SiftingAppenderTest')).join('\n')
-    expect(summaryAbove(flat, scanLines(flat, true).salient, tailStart, 2000)).toBe(tailStart)
+  })
+
+  it('starts it there too when the tail starts right under a salient line (the reactor\'s FAILURE line)', () => {
+    const lines = [...noise(200), ...results, ...reactor]
+    const text = lines.join('\n')
+    const tailStart = at(lines, lines.length - 3) // right under `... FAILURE [  8.416 s]`
+    expect(summaryAbove(text, scanLines(text, true).salient, tailStart, 2000)).toBe(at(lines, 200 + 2))
+  })
+
+  it.each([
+    ['not indented', 'SiftingAppenderTest.compositeProperty:281'],
+    ['blank', ''],
+    ['spaces only', '      '],
+    ['spaces and a CR', '      \r'],
+    ['more spaces than an indent is read', ' '.repeat(40)],
+    ['a CI timestamp alone', '2022-05-18T15:22:11.3883736Z'],
+  ])('takes no header whose next line is no item: %s', (_, next) => {
+    const lines = [...noise(200), 'Results :', '', 'Failed tests: ', next, ...items.slice(1), '', 'Tests run: 402, Failures: 7, Errors: 0, Skipped: 27', '', ...reactor]
+    const text = lines.join('\n')
+    const tailStart = at(lines, lines.length - 2)
+    expect(summaryAbove(text, scanLines(text, true).salient, tailStart, 2000)).toBe(tailStart)
   })
 })
 
