@@ -156,7 +156,8 @@ describe('spillway trim', () => {
   })
 
   it('prints the whole outcome with --json', async () => {
-    const { io, stdout } = memoryIO(bigLog())
+    // (each line numbered: bigLog repeats a block of 13 lines, which dedup-cycles alone would fit)
+    const { io, stdout } = memoryIO(bigLog().split('\n').map((l, i) => `${l} ${i + 1}`).join('\n'))
     expect(await runCli(['trim', '--max-chars', '2000', '--json'], io)).toBe(EXIT.ok)
     const out = JSON.parse(stdout.text())
     expect(out.changed).toBe(true)

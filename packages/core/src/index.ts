@@ -19,7 +19,7 @@ export { binaryPlaceholder, describeBytes, invalidUtf8At, type BytesVerdict } fr
 export {
   DEFAULT_FILTERS, type FilterContext, type FilterDef, type FilterFn, type FilterOutput, type MergedLines,
   stripAnsi, collapseProgress, summarizeJson, renderCompact, summarizeDiff, summarizeDiffInJson, parseDiff, describeFile,
-  dedupExact, dedupExactMapped, dedupNear, collapseBlankRuns, collapseBlankRunsMapped, countBlankRuns, maskLine, trimTerminalJson, trimAria, trimAriaInJson, summarizeSearch, parseSearch, listedFiles,
+  dedupExact, dedupExactMapped, dedupNear, collapseBlankRuns, collapseBlankRunsMapped, collapseCycles, countBlankRuns, maskLine, trimTerminalJson, trimAria, trimAriaInJson, summarizeSearch, parseSearch, listedFiles,
   trimEvents, isEventsHeader, unwrapEnvelope,
   DEFAULT_ARIA, DEFAULT_DEDUP, DEFAULT_DIFF_SUMMARY, DEFAULT_EVENTS, DEFAULT_JSON_SUMMARY, DEFAULT_SEARCH_SUMMARY,
   type AriaOptions, type DedupOptions, type DiffSummaryOptions, type EventsOptions, type JsonSummaryOptions, type SearchSummaryOptions,

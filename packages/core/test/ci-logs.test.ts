@@ -70,8 +70,10 @@ describe.skipIf(!hasCorpus)('labelled CI logs (../shared/corpus/ci-logs)', () =>
     // fitter weighs them (the first excerpt's head and tail lines too, shown numbered), then the
     // lines around each. 16k -> 8k: 42 refits kept 74.4% of the labelled lines with 4.5% of the
     // budget unused; now 50 keep 90.9% with 2.8%. 8k -> 4k: 48 kept 63.0%; now 56 keep 84.3%
-    // with 4.3% unused.
-    for (const [from, to, refits, unused, keptMin] of [[16_000, 8000, 48, 0.04, 0.88], [8000, 4000, 54, 0.05, 0.8]] as const) {
+    // with 4.3% unused. Round 26: the failure lines' pieces grow (their traces) before the weaker
+    // lines are taken; 8k -> 4k then leaves 5.4% unused (a trace's next frame that does not fit
+    // ends its piece), for 86.9% of the labelled lines in the benchmark's re-trim row (84.4%).
+    for (const [from, to, refits, unused, keptMin] of [[16_000, 8000, 48, 0.04, 0.88], [8000, 4000, 54, 0.06, 0.8]] as const) {
       let spare = 0
       let kept = 0
       let n = 0

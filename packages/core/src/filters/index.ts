@@ -1,6 +1,6 @@
 import { ansiFilter, progressFilter } from './ansi/index.js'
 import { ariaFilter, ariaJsonFilter } from './aria/index.js'
-import { blankFilter, dedupExactFilter, dedupFilter } from './dedup/index.js'
+import { blankFilter, cycleFilter, dedupExactFilter, dedupFilter } from './dedup/index.js'
 import { diffFilter, jsonDiffFilter } from './diff/index.js'
 import { jsonFilter } from './json/index.js'
 import { eventsFilter } from './events/index.js'
@@ -12,7 +12,7 @@ import type { FilterDef } from './types.js'
 export type { FilterContext, FilterDef, FilterFn, FilterOutput } from './types.js'
 export { ansiFilter, collapseProgress, progressFilter, stripAnsi } from './ansi/index.js'
 export { DEFAULT_ARIA, INTERACTIVE_ROLES, ariaFilter, ariaJsonFilter, trimAria, trimAriaInJson, type AriaOptions } from './aria/index.js'
-export { DEFAULT_DEDUP, blankFilter, collapseBlankRuns, collapseBlankRunsMapped, countBlankRuns, dedupExact, dedupExactFilter, dedupExactMapped, dedupFilter, dedupNear, maskLine, type DedupOptions, type MergedLines } from './dedup/index.js'
+export { DEFAULT_DEDUP, MAX_CYCLE_PERIOD, blankFilter, collapseBlankRuns, collapseBlankRunsMapped, collapseCycles, countBlankRuns, cycleFilter, dedupExact, dedupExactFilter, dedupExactMapped, dedupFilter, dedupNear, maskLine, type DedupOptions, type MergedLines } from './dedup/index.js'
 export { DEFAULT_DIFF_SUMMARY, describeFile, diffFilter, jsonDiffFilter, parseDiff, summarizeDiff, summarizeDiffInJson, type DiffCommit, type DiffFile, type DiffSummaryOptions, type Hunk } from './diff/index.js'
 export { MAX_EPILOGUE_LINES, epilogueFilter, mergeEpilogue } from './epilogue/index.js'
 export { DEFAULT_EVENTS, eventsFilter, isEventsHeader, trimEvents, type EventsOptions } from './events/index.js'
@@ -40,6 +40,7 @@ export const DEFAULT_FILTERS: readonly FilterDef[] = Object.freeze([
   eventsFilter,
   epilogueFilter,
   dedupExactFilter,
+  cycleFilter,
   blankFilter,
   dedupFilter,
 ])

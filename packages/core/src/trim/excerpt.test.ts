@@ -153,8 +153,9 @@ function tileWhole(ranges: [number, number][], lines: number): boolean {
 
 /**
  * A build log whose lines a filter merges before the fit: runs of one repeated line (exact
- * dedup's `x (x5)`) and of blank lines (`[4 blank lines]`), in the head, the middle and the tail,
- * with failures among them.
+ * dedup's `x (x5)`), of blank lines (`[4 blank lines]`) and of a recursion's three frames
+ * (`[6 lines: the 3 lines above, 2 more times]`), in the head, the middle and the tail, with
+ * failures among them.
  */
 function mergedLog(n: number, seed: number): string {
   const out: string[] = []
@@ -163,6 +164,7 @@ function mergedLog(n: number, seed: number): string {
     if (r < 4) for (let k = 0; k < 2 + (r % 4) * 3; k++) out.push(`[WARN] retrying download of artifact ${seed % 7}`)
     else if (r < 7) for (let k = 0; k < 3 + r; k++) out.push('')
     else if (r < 9) out.push(`ERROR: test_${i} failed: expected ${i} got ${i + 1}`)
+    else if (r === 9) for (let k = 0; k < 2 + (i % 4); k++) out.push('    at a.Visitor.scan (Visitor.java:12)', `    at a.Node${seed % 3}.accept (Node.java:7)`, '    at a.Visitor.visit (Visitor.java:30)')
     else out.push(`[INFO] compiling module ${i} (step ${seed})`)
   }
   out.unshift('[WARN] slow start', '[WARN] slow start', '[WARN] slow start', '', '', '', '')
@@ -170,11 +172,12 @@ function mergedLog(n: number, seed: number): string {
   return out.join('\n') + '\n'
 }
 
-describe('re-trimming an excerpt whose lines a filter merged (`x (x3)`, `[4 blank lines]`)', () => {
+describe('re-trimming an excerpt whose lines a filter merged (`x (x3)`, `[4 blank lines]`, a repeated block)', () => {
   it('reads each merged line as its run: head, middle and tail tile the original', () => {
     const original = mergedLog(3000, 5)
     const once = trimResult(original, { tool: 'terminal', maxChars: 8000 })
     expect(once.applied).toContain('dedup-exact')
+    expect(once.applied).toContain('dedup-cycles')
     expect(once.text).toMatch(/^\d+: .* \(x\d+\)$/m) // a merged line in the middle
     expect(once.text.split('\n', 3).join('\n')).toContain('(x3)') // and in the head
     const ex = parseExcerpt(once.text)!
@@ -206,13 +209,13 @@ describe('re-trimming an excerpt whose lines a filter merged (`x (x3)`, `[4 blan
         const twice = trimResult(once, { tool: 'terminal', maxChars: b2 })
         expect(twice.text.length).toBeLessThanOrEqual(b2)
         if (!twice.applied.includes('refit')) return
-        numberedLinesAreOriginal(twice.text.replace(/ \(x\d+\)$/gm, '').replace(/^(\d+): \[\d+ blank lines\]$/gm, '$1: '), original)
+        numberedLinesAreOriginal(twice.text.replace(/ \(x\d+\)$/gm, '').replace(/^(\d+): \[\d+ blank lines\]$/gm, '$1: ').replace(/^\d+: +\[\d+ lines: the \d+ lines above, \d+ more times?\]$/gm, ''), original)
         // What it shows and what it names as left out are every line of the original, once.
         const again = parseExcerpt(twice.text)!
         expect(tileWhole(tiles(again), lines)).toBe(true)
         const gaps = again.pieces.flatMap((p) => (p.kind === 'gap' ? [[p.from, p.to]] : []))
         expect(twice.omitted.map((r) => [r.start, r.end])).toEqual(mergeTouching(gaps))
-        // and each range's chars are the original's (exact for `(xN)` copies and empty lines' runs, as these are)
+        // and each range's chars are the original's (exact for `(xN)` copies, empty lines' runs and a block's repeats, as these are)
         const src = original.split('\n')
         for (const r of twice.omitted) expect(r.chars).toBe(src.slice(r.start - 1, r.end).reduce((sum, l) => sum + l.length + 1, 0))
       }),
@@ -231,6 +234,42 @@ function mergeTouching(ranges: number[][]): number[][] {
   }
   return out
 }
+
+describe('re-fitting: a failure and its trace before weaker lines (round 26)', () => {
+  /** 400 lines: a warning every 60, a failure with 40 frames at line 250, Maven's verdict at the end. */
+  function warnedLog(): string {
+    const lines: string[] = []
+    for (let i = 1; i <= 400; i++) {
+      if (i % 60 === 0) lines.push(`WARNING: module m${i} uses a deprecated API`)
+      else if (i === 250) {
+        lines.push('[ERROR] No space left on device', 'java.io.IOException: No space left on device')
+        for (let f = 0; f < 40; f++) lines.push(`    at org.example.layer${f}.Step${f}.run (Step${f}.java:${100 + f})`)
+      } else lines.push(`[INFO] compiling module m${i}`)
+    }
+    lines.push('[INFO] BUILD FAILURE', '[ERROR] Failed to execute goal on project demo: No space left on device')
+    return lines.join('\n') + '\n'
+  }
+  const frames = (text: string): number => (text.match(/ at org\.example\./g) ?? []).length
+  const warnings = (text: string): number => (text.match(/WARNING: module/g) ?? []).length
+
+  it("keeps the failure's frames the first excerpt showed before the warnings it had room for", () => {
+    const once = trimResult(warnedLog(), { tool: 'terminal', maxChars: 8000 })
+    expect([frames(once.text), warnings(once.text)]).toEqual([40, 6])
+    const twice = trimResult(once.text, { tool: 'terminal', maxChars: 3000 })
+    expect(twice.applied).toEqual(['refit'])
+    // (before: 5 frames and all 6 warnings)
+    expect(frames(twice.text)).toBeGreaterThanOrEqual(25)
+    expect(warnings(twice.text)).toBe(0)
+    numberedLinesAreOriginal(twice.text, warnedLog())
+  })
+
+  it('still takes the warnings when the trace leaves room for them', () => {
+    const once = trimResult(warnedLog(), { tool: 'terminal', maxChars: 8000 })
+    const twice = trimResult(once.text, { tool: 'terminal', maxChars: 6500 })
+    expect(frames(twice.text)).toBe(40)
+    expect(warnings(twice.text)).toBeGreaterThan(0)
+  })
+})
 
 describe('reading back a tail and a middle by their shape (review, round 22)', () => {
   it('numbers a tail that holds a merged run and a line that only ends like one (`Release (x86)`)', () => {

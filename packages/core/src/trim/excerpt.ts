@@ -113,6 +113,8 @@ const REPEATS = / \(x(\d{1,12})\)\r?$/
 const BLANKS = /^\[(\d{1,12}) blank lines\]\r?$/
 /** A CI job's post-steps as one line (`filters/epilogue`). */
 const POST_STEPS = / \[\+(\d{1,12}) lines: the CI job's post-steps\]\r?$/
+/** A repeated block's count line (`filters/dedup` collapseCycles). */
+const CYCLES = /(?:^|\s)\[(\d{1,12}) lines: the (\d{1,2}) lines above, (\d{1,12}) more times?\]\r?$/
 
 /**
  * Lines of the original a shown line stands for, as its text says: a merged run's count, else 1.
@@ -120,7 +122,7 @@ const POST_STEPS = / \[\+(\d{1,12}) lines: the CI job's post-steps\]\r?$/
  */
 function runOf(text: string): number {
   const end = lineEnd(text)
-  const r = REPEATS.exec(end) ?? BLANKS.exec(end)
+  const r = REPEATS.exec(end) ?? BLANKS.exec(end) ?? CYCLES.exec(end)
   if (r !== null) return Math.max(1, num(r[1]))
   const p = POST_STEPS.exec(end)
   return p !== null ? num(p[1]) + 1 : 1
@@ -312,15 +314,27 @@ function clippedChars(text: string): number {
  * and a merged line the fitter clipped, are estimates: the text of their other lines is not in
  * the excerpt.
  */
-function runChars(p: LinePiece): number {
+function runChars(p: LinePiece, above?: (k: number) => LinePiece[] | undefined): number {
   if (p.span === 1) return p.text.length + 1 + (p.clipped ?? 0)
   const end = lineEnd(p.text)
+  // (a repeated block's count line: its block's chars, times the repeats, when the block is shown above it)
+  const cycle = CYCLES.exec(end)
+  const block = cycle !== null && num(cycle[1]) === p.span ? above?.(num(cycle[2])) : undefined
+  if (block !== undefined) return num(cycle![3]) * block.reduce((sum, b) => sum + runChars(b), 0)
   const r = REPEATS.exec(end)
   // (each copy: the text before ` (xN)`, its `\r` when the count was written before one, and its `\n`)
   if (r !== null && num(r[1]) === p.span) return p.span * (p.text.length - r[0].length + (r[0].endsWith('\r') ? 2 : 1))
   if (BLANKS.test(end)) return p.span
   const post = POST_STEPS.exec(end)
   return (post !== null ? p.text.length - post[0].length : p.text.length + (p.clipped ?? 0)) + p.span
+}
+
+/** The `k` lines right above `order[i]` in the original, each one line shown whole, else undefined. */
+function blockAbove(order: readonly LinePiece[], i: number, k: number): LinePiece[] | undefined {
+  if (i < k) return undefined
+  const block = order.slice(i - k, i)
+  for (let j = 0; j < k; j++) if (block[j]!.span !== 1 || block[j]!.clipped !== undefined || block[j]!.n !== order[i]!.n - k + j) return undefined
+  return block
 }
 
 /** A re-fitted excerpt and what it leaves out of the original, in the original's line numbers. */
@@ -352,7 +366,7 @@ export function refitExcerpt(ex: ParsedExcerpt, budget: number, shape: RefitShap
     index: new Map(lines.map((p, i) => [p.n, i])),
     head: lines.filter((p) => p.n < ex.from),
     tail: lines.filter((p) => p.n > ex.to),
-    scored: strongestFirst(lines),
+    ...strongestFirst(lines),
     leastFrom: leastCosts(numbered),
   }
   const first = refitWithin(ex, parts, budget, 0, shape)
@@ -369,15 +383,25 @@ export function refitExcerpt(ex: ParsedExcerpt, budget: number, shape: RefitShap
 /**
  * The salient lines among an excerpt's numbered ones, strongest first (then in order), as the
  * fitter weighs them (`weigh.ts`: template rarity, runner shapes, a failure list's items, a
- * trace's own frame), read as one text.
+ * trace's own frame), read as one text; `strong`: how many of them (the first) are failure lines,
+ * {@link REFIT_STRONG} or more.
  */
-function strongestFirst(numbered: LinePiece[]): LinePiece[] {
+function strongestFirst(numbered: LinePiece[]): { scored: LinePiece[]; strong: number } {
   const text = numbered.map((p) => p.text).join('\n')
-  return weighSalient(text, scanLines(text, true).salient)
+  const weighed = weighSalient(text, scanLines(text, true).salient)
     .map((s) => ({ p: numbered[s.line - 1]!, score: s.score }))
     .sort((a, b) => b.score - a.score || a.p.n - b.p.n)
-    .map((x) => x.p)
+  let strong = 0
+  while (strong < weighed.length && weighed[strong]!.score >= REFIT_STRONG) strong++
+  return { scored: weighed.map((x) => x.p), strong }
 }
+
+/**
+ * Score from which a refit reads a salient line as a failure line (`weigh.ts`: an error or a
+ * failure as a verdict; a warning or a mention of one weighs less): those and their pieces are
+ * placed before the weaker lines. Chosen on the development logs' re-trims (3 and 5 measured).
+ */
+const REFIT_STRONG = 4
 
 /** What the line `p` costs shown as `N: ` and its text, with its newline (no gap marker). */
 const numberedCost = (p: LinePiece): number => `${p.n}: `.length + p.text.length + 1
@@ -406,10 +430,12 @@ interface RefitParts {
   head: LinePiece[]
   tail: LinePiece[]
   scored: LinePiece[]
+  /** The first `strong` of `scored` are failure lines ({@link REFIT_STRONG} or more). */
+  strong: number
 }
 
 /** {@link refitExcerpt} with `extra` chars over the budget for its reserve; `salient`: the salient lines it keeps. */
-function refitWithin(ex: ParsedExcerpt, { numbered, leastFrom, order, index, head, tail, scored }: RefitParts, budget: number, extra: number, shape: RefitShape): (Refit & { salient: number }) | undefined {
+function refitWithin(ex: ParsedExcerpt, { numbered, leastFrom, order, index, head, tail, scored, strong }: RefitParts, budget: number, extra: number, shape: RefitShape): (Refit & { salient: number }) | undefined {
   let room = budget + extra - MAIN_MARKER_MAX - 1
   if (room < 0) return undefined
   const kept = new Set<number>()
@@ -438,14 +464,23 @@ function refitWithin(ex: ParsedExcerpt, { numbered, leastFrom, order, index, hea
   let hi = 0
   for (let quota = Math.floor(avail * shape.head); hi < head.length && cost(head[hi]!) <= quota && take(head[hi]!, false); hi++) quota -= head[hi]!.text.length + 1
   let salientKept = 0
-  for (const p of scored) if (take(p)) salientKept++
-  // The lines around each kept salient line, strongest first, as far as the first excerpt showed
-  // them without a gap (a run stops at the first line that does not fit).
-  for (const p of scored) {
-    if (!kept.has(p.n)) continue
-    const i = index.get(p.n)!
-    for (let j = i - 1; j >= 0 && i - j <= shape.contextBefore && touching(j); j--) if (!take(order[j]!)) break
-    for (let j = i + 1; j < order.length && j - i <= shape.contextAfter && touching(j - 1); j++) if (!take(order[j]!)) break
+  // Failure lines first, then the weaker salient lines: each group's lines, then the lines around
+  // each kept one as far as the first excerpt showed them without a gap (a run stops at the first
+  // line that does not fit), then the lines after each (the trace or detail the fitter grew
+  // there), strongest first, until one does not fit. A failure's trace comes before a warning
+  // the first excerpt had room for.
+  for (const group of [scored.slice(0, strong), scored.slice(strong)]) {
+    for (const p of group) if (take(p)) salientKept++
+    for (const p of group) {
+      if (!kept.has(p.n)) continue
+      const i = index.get(p.n)!
+      for (let j = i - 1; j >= 0 && i - j <= shape.contextBefore && touching(j); j--) if (!take(order[j]!)) break
+      for (let j = i + 1; j < order.length && j - i <= shape.contextAfter && touching(j - 1); j++) if (!take(order[j]!)) break
+    }
+    for (const p of group) {
+      if (!kept.has(p.n)) continue
+      for (let j = index.get(p.n)! + 1; j < order.length && touching(j - 1); j++) if (!take(order[j]!)) break
+    }
   }
   // Then tail and head a line at a time each, so neither takes all that is left.
   for (let tailOk = true, headOk = true; (tailOk && ti >= 0) || (headOk && hi < head.length); ) {
@@ -489,7 +524,7 @@ function refitWithin(ex: ParsedExcerpt, { numbered, leastFrom, order, index, hea
     }
     const from = p.kind === 'gap' ? p.from : p.n
     const to = p.kind === 'gap' ? p.to : p.n + p.span - 1
-    const chars = p.kind === 'gap' ? p.chars : runChars(p)
+    const chars = p.kind === 'gap' ? p.chars : runChars(p, (k) => blockAbove(order, index.get(p.n)!, k))
     run = run === undefined ? { start: from, end: to, chars } : { start: run.start, end: to, chars: run.chars + chars }
   }
   if (run !== undefined) {

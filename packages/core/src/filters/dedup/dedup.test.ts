@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { trimResult } from '../../pipeline/trim-result.js'
-import { collapseBlankRuns, countBlankRuns, dedupExact, dedupExactMapped, dedupNear, maskLine } from './dedup.js'
+import { MAX_CYCLE_PERIOD, collapseBlankRuns, collapseCycles, collapseCyclesHashed, countBlankRuns, dedupExact, dedupExactMapped, dedupNear, maskLine } from './dedup.js'
 
 // Naive references: arrays and plain loops, no cleverness.
 function naiveExact(text: string): string {
@@ -191,5 +191,106 @@ describe('dedup in trimResult', () => {
     const out = trimResult(log, { maxChars: 1000, profiles: { default: { filters: ['dedup'] } } })
     expect(out.applied).toEqual(['dedup'])
     expect(out.text).toBe('GET /items/0 200 0ms\n[... 498 similar lines: GET /items/# # #ms ...]\nGET /items/499 200 2ms')
+  })
+})
+
+/** A recursion's frames, as a JVM trace prints them: six frames, `times` times over. */
+function recursion(times: number, indent = '    '): string[] {
+  const cycle = ['CtScanner.scan (CtScanner.java:184)', 'CtScanner.scan (CtScanner.java:149)', 'CtScanner.visitCtPackage (CtScanner.java:676)', 'CtPackageImpl.accept (CtPackageImpl.java:88)', 'CtScanner.scan (CtScanner.java:194)', 'ProcessingVisitor.scan (ProcessingVisitor.java:68)']
+  return Array.from({ length: times }, () => cycle.map((f) => `${indent}at spoon.${f}`)).flat()
+}
+
+// The naive reference: each count line read back as the block above it, repeated.
+const CYCLE_LINE = /^([ \t]*(?:\S+ )?[ \t]*)\[(\d+) lines: the (\d+) lines above, (\d+) more times?\](\r?)$/
+function expandCycles(out: { text: string; lineStarts: readonly number[] }): string[] {
+  const lines = out.text.split('\n')
+  const back: string[] = []
+  for (const l of lines) {
+    const m = CYCLE_LINE.exec(l)
+    if (m === null) {
+      back.push(l)
+      continue
+    }
+    const [count, period, times] = [Number(m[2]), Number(m[3]), Number(m[4])]
+    expect(count).toBe(period * times)
+    const block = back.slice(-period)
+    for (let t = 0; t < times; t++) back.push(...block)
+  }
+  return back
+}
+
+describe('collapseCycles', () => {
+  it("keeps a recursion's frames once and counts their repeats", () => {
+    const lines = ['java.io.IOException: No space left on device', '    at java.io.File.createNewFile (File.java:1026)', ...recursion(5), '    at spoon.Launcher.run (Launcher.java:737)']
+    const out = collapseCycles(lines.join('\n') + '\n')!
+    expect(out.text.split('\n')).toEqual([...lines.slice(0, 8), '    [24 lines: the 6 lines above, 4 more times]', '    at spoon.Launcher.run (Launcher.java:737)', ''])
+    // each output line's first input line: the count line stands for lines 9-32
+    expect(out.lineStarts).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 33])
+  })
+
+  it('takes the shortest period, keeps a CI timestamp and a CR, and says "1 more time"', () => {
+    expect(collapseCycles('a\nb\na\nb\na\nb\nc')!.text).toBe('a\nb\n[4 lines: the 2 lines above, 2 more times]\nc')
+    const stamped = ['2024-05-01T10:00:00.1234567Z   at x.A.f (A.java:1)\r', '2024-05-01T10:00:00.1234567Z   at x.B.g (B.java:2)\r']
+    expect(collapseCycles([...stamped, ...stamped, ...stamped, 'end'].join('\n'))!.text.split('\n')[2]).toBe('2024-05-01T10:00:00.1234567Z   [4 lines: the 2 lines above, 2 more times]\r')
+    expect(collapseCycles('a\nb\nc\nd\na\nb\nc\nd\ne')!.text).toBe('a\nb\nc\nd\n[4 lines: the 4 lines above, 1 more time]\ne')
+  })
+
+  it('leaves alone one line repeated, blank blocks, and a block repeated into fewer than 4 lines', () => {
+    expect(collapseCycles('a\na\na\na\na\n')).toBeUndefined()
+    expect(collapseCycles('x\n \n\n \n\n \n\ny')).toBeUndefined()
+    expect(collapseCycles('a\nb\na\nb\nc')).toBeUndefined()
+    expect(collapseCycles('a\nb\nc\na\nb\nc\n')).toBeUndefined()
+    expect(collapseCycles('')).toBeUndefined()
+  })
+
+  it('property: reading each count line back as its block gives the input, and the line map says where each line starts', () => {
+    const block = fc.array(fc.constantFrom('a', 'b', 'c', '  at f', '  at g', '', ' ', 'x\r'), { minLength: 1, maxLength: 5 })
+    const piece = fc.tuple(block, fc.integer({ min: 1, max: 6 })).map(([b, n]) => Array.from({ length: n }, () => b).flat())
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), fc.boolean(), (pieces, trailing) => {
+        const lines = pieces.flat()
+        const text = lines.join('\n') + (trailing ? '\n' : '')
+        const out = collapseCycles(text)
+        if (out === undefined) return
+        expect(expandCycles(out).join('\n')).toBe(text)
+        const outLines = out.text.split('\n')
+        if (text.endsWith('\n')) outLines.pop()
+        expect(out.lineStarts.length).toBe(outLines.length)
+        out.lineStarts.forEach((n, i) => {
+          if (i > 0) expect(n).toBeGreaterThan(out.lineStarts[i - 1]!)
+          // a line that is not a count line is the input line it starts at
+          if (!CYCLE_LINE.test(outLines[i]!)) expect(outLines[i]).toBe(lines[n - 1])
+        })
+      }),
+      { numRuns: 500 },
+    )
+  })
+
+  it("stops looking once it has compared 8 times the input's chars: hashes made to collide cost no more", () => {
+    // 3,000 distinct lines of one length that all hash alike: each would be compared with every one before it
+    const collide = (): number => 7
+    const noise = Array.from({ length: 3000 }, (_, i) => String(i).padStart(4, '0') + 'x'.repeat(400))
+    const cycle = ['at a', 'at b', 'at a', 'at b', 'at a', 'at b']
+    const merged = '[4 lines: the 2 lines above, 2 more times]'
+    expect(collapseCyclesHashed([...cycle, ...noise].join('\n'), MAX_CYCLE_PERIOD, collide)?.text).toContain(merged)
+    // the same cycle after the noise is not reached: the search gave up
+    expect(collapseCyclesHashed([...noise, ...cycle].join('\n'), MAX_CYCLE_PERIOD, collide)).toBeUndefined()
+    expect(collapseCyclesHashed([...noise.slice(0, 10), ...cycle].join('\n'), MAX_CYCLE_PERIOD, collide)?.text).toContain(merged)
+    // with a real hash the noise costs one compare of lengths per pair
+    expect(collapseCycles([...noise, ...cycle].join('\n'))?.text).toContain(merged)
+  })
+})
+
+describe('collapseCycles in trimResult', () => {
+  it('runs on an over-budget terminal log and numbers the lines after the count line with their own numbers', () => {
+    const log = [...Array.from({ length: 400 }, (_, i) => `[INFO] step ${i}`), 'java.lang.StackOverflowError', ...recursion(100), ...Array.from({ length: 100 }, (_, i) => `[INFO] after ${i}`), 'BUILD FAILURE']
+    const out = trimResult(log.join('\n'), { tool: 'terminal', maxChars: 3000 })
+    expect(out.applied).toContain('dedup-cycles')
+    expect(out.text).toContain('    [594 lines: the 6 lines above, 99 more times]')
+    // the recursion's frames are shown once each, and the line after the 600 frames keeps its number
+    for (const l of recursion(1)) expect(out.text).toContain(l)
+    expect(out.text).toMatch(/^\d+: java\.lang\.StackOverflowError$/m)
+    const shown = /^(\d+):     \[594 lines/m.exec(out.text)
+    expect(Number(shown![1])).toBe(400 + 1 + 6 + 1) // 400 steps, the error, the first 6 frames
   })
 })

@@ -3,6 +3,8 @@
  * lines (split on `\n`; a `\r` before it stays part of the line).
  */
 
+import { afterLinePrefix } from '../../trim/shapes.js'
+
 /** Options of {@link dedupNear}. */
 export interface DedupOptions {
   /**
@@ -177,6 +179,135 @@ export function countBlankRuns(text: string, minRun = 3): MergedLines | undefine
 /** Runs of two or more blank lines collapsed to one empty line. */
 export function collapseBlankRuns(text: string): string | undefined {
   return collapseBlankRunsMapped(text)?.text
+}
+
+/** Longest block of lines {@link collapseCycles} looks for (a recursion's frames: visitor, accept, scan, ...). */
+export const MAX_CYCLE_PERIOD = 32
+
+/** Fewest repeated lines {@link collapseCycles} merges into one. */
+const MIN_CYCLE_LINES = 4
+
+/** Chars compared per input char at most while looking for cycles: bounded work on any input. */
+const CYCLE_WORK = 8
+
+/** FNV-1a over `text[from, to)`'s UTF-16 units. */
+function lineHash(text: string, from: number, to: number): number {
+  let h = 0x811c9dc5
+  for (let i = from; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
+  return h
+}
+
+/**
+ * Blocks of 2 to {@link MAX_CYCLE_PERIOD} lines repeated right after themselves (a recursion in
+ * a stack trace: the same six frames 40 times; a retry loop's same two lines) kept once, their
+ * repeats merged into one line that counts them: `[18 lines: the 6 lines above, 3 more times]`.
+ * Exact repeats only, so nothing is lost: the count is there and every line stays one
+ * `fetch_result` away. The smallest period is taken; a block of one line repeated is
+ * {@link dedupExactMapped}'s. One pass over the lines: each line gets a class (the first line
+ * read with its text, found by a hash and one full compare), and the periods tried at a line are
+ * its distances to the lines above with its class, up to {@link MAX_CYCLE_PERIOD}; blocks are
+ * compared class by class. The full compares are capped at {@link CYCLE_WORK} times the input's
+ * chars (hashes made to collide: a line then gets a class of its own, a merge missed, never a
+ * wrong one). `undefined` when nothing repeats.
+ */
+export function collapseCycles(text: string, maxPeriod = MAX_CYCLE_PERIOD): MergedLines | undefined {
+  return collapseCyclesHashed(text, maxPeriod, lineHash)
+}
+
+/** {@link collapseCycles} with the line hash given (tests: a hash every line shares, to reach the work cap). */
+export function collapseCyclesHashed(text: string, maxPeriod: number, hash: (text: string, from: number, to: number) => number): MergedLines | undefined {
+  if (text.length === 0) return undefined
+  const most = Math.min(MAX_CYCLE_PERIOD, Math.max(2, Math.floor(maxPeriod)))
+  let work = CYCLE_WORK * text.length
+  let period = 0
+  // lines before this one were merged: a block above a line never reaches into a merged run
+  let free = 0
+  // Lines are compared by class: each line's class is the first line read with its text (1 + its
+  // index), found through a hash of the line and one full compare per line. (A line whose compare
+  // the work cap stopped gets a class of its own: a merge missed, never a wrong one.)
+  const classify = (v: LineView): Int32Array => {
+    const classes = new Int32Array(v.count)
+    const byHash = new Map<number, number | number[]>()
+    for (let i = 0; i < v.count; i++) {
+      const from = lineStart(v, i)
+      const len = lineEnd(v, i) - from
+      // (a line with no line of its length within a period of it is in no block: a class of its own, unread)
+      let near = false
+      for (let d = Math.max(0, i - most), e = Math.min(v.count - 1, i + most); d <= e && !near; d++) near = d !== i && lineEnd(v, d) - lineStart(v, d) === len
+      if (!near) {
+        classes[i] = i + 1
+        continue
+      }
+      const h = hash(v.text, from, from + len)
+      const firsts = byHash.get(h)
+      let c = i + 1
+      for (const f of firsts === undefined ? [] : typeof firsts === 'number' ? [firsts] : firsts) {
+        if (work <= 0) break
+        if (lineEnd(v, f) - lineStart(v, f) !== len) continue
+        work -= len + 1
+        if (equalLines(v, f, i)) {
+          c = f + 1
+          break
+        }
+      }
+      if (c === i + 1) byHash.set(h, firsts === undefined ? i : typeof firsts === 'number' ? [firsts, i] : (firsts.push(i), firsts))
+      classes[i] = c
+    }
+    return classes
+  }
+  // Each line's class, the line above each with its class (-1: none), and each class's last line read so far.
+  let cls: Int32Array | undefined
+  let above: Int32Array | undefined
+  let lastOf: Int32Array | undefined
+  const runEnd = (v: LineView, i: number): number => {
+    period = 0
+    cls ??= classify(v)
+    above ??= new Int32Array(v.count)
+    lastOf ??= new Int32Array(v.count + 1).fill(-1)
+    const c = cls[i]!
+    above[i] = lastOf[c]!
+    lastOf[c] = i
+    // The periods tried: the distances to the lines above with this line's text, nearest first.
+    for (let p = above[i]!; p >= free && i - p <= most; p = above[p]!) {
+      const k = i - p
+      // (a line repeated is dedupExactMapped's)
+      if (k < 2 || i + k > v.count) continue
+      // the k lines above line i, repeated from it
+      let m = 1
+      while (m < k && cls[p + m] === cls[i + m]) m++
+      if (m < k) continue
+      // (not a block of one line repeated)
+      let varied = false
+      for (let t = 1; t < k && !varied; t++) varied = cls[p + t] !== c
+      if (!varied) continue
+      let j = i + k
+      for (; j + k <= v.count; j += k) {
+        let b = 0
+        while (b < k && cls[p + b] === cls[j + b]) b++
+        if (b < k) break
+      }
+      if (j - i < MIN_CYCLE_LINES) continue
+      // (nor a block of blank lines only)
+      let blank = true
+      for (let t = p; t < i && blank; t++) blank = isBlankRange(v.text, lineStart(v, t), lineEnd(v, t))
+      if (blank) continue
+      period = k
+      free = j
+      return j
+    }
+    return i + 1
+  }
+  return mergeRuns(
+    text,
+    (v, i) => runEnd(v, i),
+    (line, count) => {
+      const times = count / period
+      // (after the repeated line's own prefix, a CI timestamp and indentation: inside a trace it reads as one of its lines)
+      let at = afterLinePrefix(line, 0, line.length)
+      for (const from = at; at < line.length && at - from < 64 && (line.charCodeAt(at) === 32 || line.charCodeAt(at) === 9); ) at++
+      return `${line.slice(0, at)}[${count} lines: the ${period} lines above, ${times} more time${times === 1 ? '' : 's'}]${line.endsWith('\r') ? '\r' : ''}`
+    },
+  )
 }
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57

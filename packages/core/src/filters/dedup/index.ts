@@ -1,7 +1,7 @@
 import type { FilterDef } from '../types.js'
-import { countBlankRuns, dedupExactMapped, dedupNear } from './dedup.js'
+import { collapseCycles, countBlankRuns, dedupExactMapped, dedupNear } from './dedup.js'
 
-export { DEFAULT_DEDUP, collapseBlankRuns, collapseBlankRunsMapped, countBlankRuns, dedupExact, dedupExactMapped, dedupNear, maskLine, type DedupOptions, type MergedLines } from './dedup.js'
+export { DEFAULT_DEDUP, MAX_CYCLE_PERIOD, collapseBlankRuns, collapseCycles, collapseBlankRunsMapped, countBlankRuns, dedupExact, dedupExactMapped, dedupNear, maskLine, type DedupOptions, type MergedLines } from './dedup.js'
 
 /**
  * Exact consecutive duplicates -> one line + `(xN)`. Lossless: may run under budget when the
@@ -18,6 +18,21 @@ export const dedupExactFilter: FilterDef = {
   // would cost more than the fitter (issue 2's speed bound).
   maxInput: 2_000_000,
   run: (text) => dedupExactMapped(text),
+}
+
+/**
+ * A block of 2-32 lines repeated right after itself (a recursion's frames in a stack trace) ->
+ * the block once, then one line that counts the repeats, `[18 lines: the 6 lines above, 3 more
+ * times]`. Lossless as exact dedup is: only exact repeats, counted. Maps lines like `dedup-exact`.
+ */
+export const cycleFilter: FilterDef = {
+  name: 'dedup-cycles',
+  kinds: ['log', 'text'],
+  lossless: true,
+  optIn: true,
+  preservesLines: false,
+  maxInput: 2_000_000,
+  run: (text) => collapseCycles(text),
 }
 
 /**
