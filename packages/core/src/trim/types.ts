@@ -42,12 +42,14 @@ export interface Profile {
    */
   lossless: string[]
   /**
-   * Opt-in filters (`dedup`, `dedup-exact`, `blank`, `ci-epilogue`) this profile runs on
-   * over-budget results of the kinds they handle. `dedup-exact`, `blank` and `ci-epilogue` (a
-   * GitHub Actions job's post-steps at the end, merged into one line that counts them) map every
-   * kept line back to its original line number; `dedup` (near duplicates) does not, so with it the
-   * excerpt's numbers are lost and, on the labelled CI logs, retention drops.
-   * @default ['ci-epilogue', 'dedup-exact', 'blank'] for `default` and `terminal`, else []
+   * Opt-in filters (`dedup`, `dedup-exact`, `dedup-cycles`, `blank`, `ci-epilogue`) this profile
+   * runs on over-budget results of the kinds they handle. `dedup-exact`, `dedup-cycles` (a block
+   * of lines repeated right after itself, a recursion's frames, kept once with a line that counts
+   * its repeats), `blank` and `ci-epilogue` (a GitHub Actions job's post-steps at the end, merged
+   * into one line that counts them) map every kept line back to its original line number; `dedup`
+   * (near duplicates) does not, so with it the excerpt's numbers are lost and, on the labelled CI
+   * logs, retention drops.
+   * @default ['ci-epilogue', 'dedup-exact', 'dedup-cycles', 'blank'] for `default` and `terminal`, else []
    */
   filters: string[]
   /** Filters this profile may never use (by name). @default [] */

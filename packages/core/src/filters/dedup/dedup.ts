@@ -57,18 +57,24 @@ export interface MergedLines {
  * `text.slice(starts[i], starts[i + 1] - 1)`. A final `\n` ends the last line and opens none,
  * as {@link splitLines} reads it.
  */
-function lineOffsets(text: string): number[] {
+function lineOffsets(text: string): readonly number[] {
+  // (the merges run one after another on one text when the one before merged nothing: read it once)
+  if (lastOffsets !== undefined && lastOffsets.text === text) return lastOffsets.starts
   const starts = [0]
   for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', nl + 1)) starts.push(nl + 1)
   if (starts[starts.length - 1] !== text.length) starts.push(text.length + 1)
+  lastOffsets = { text, starts }
   return starts
 }
+
+/** The last text {@link lineOffsets} read, with its offsets. */
+let lastOffsets: { text: string; starts: readonly number[] } | undefined
 
 /** The lines of a text as offsets into it, read without copying them (see {@link lineOffsets}). */
 interface LineView {
   text: string
   /** `starts[i]` is line `i`'s first char, `starts[i + 1] - 1` its end (exclusive), for `i < count`. */
-  starts: number[]
+  starts: readonly number[]
   count: number
 }
 
@@ -226,19 +232,42 @@ export function collapseCyclesHashed(text: string, maxPeriod: number, hash: (tex
   // index), found through a hash of the line and one full compare per line. (A line whose compare
   // the work cap stopped gets a class of its own: a merge missed, never a wrong one.)
   const classify = (v: LineView): Int32Array => {
-    const classes = new Int32Array(v.count)
+    const n = v.count
+    const t = v.text
+    // A line can be in a block only if a line within a period above or below it has its text:
+    // first told by a signature (its length, its last 12 chars and 4 others), compared over the
+    // lines up to a period above; only lines that share one with such a line are read whole.
+    const sig = new Int32Array(n)
+    for (let i = 0; i < n; i++) {
+      const a = lineStart(v, i)
+      const len = lineEnd(v, i) - a
+      let h = len
+      // (its last 12 chars, where a log line's counts and a frame's line number are, and 4 spread over it)
+      for (let j = Math.max(a, a + len - 12); j < a + len; j++) h = Math.imul(h ^ t.charCodeAt(j), 0x01000193)
+      if (len > 12) for (let k = 1; k <= 4; k++) h = Math.imul(h ^ t.charCodeAt(a + ((len * k) >> 3)), 0x01000193)
+      sig[i] = h
+    }
+    const read = new Uint8Array(n)
+    for (let i = 1; i < n; i++) {
+      const s = sig[i]!
+      for (let d = i - 1, end = Math.max(0, i - most); d >= end; d--) {
+        if (sig[d] === s) {
+          read[i] = 1
+          read[d] = 1
+          break
+        }
+      }
+    }
+    const classes = new Int32Array(n)
     const byHash = new Map<number, number | number[]>()
-    for (let i = 0; i < v.count; i++) {
-      const from = lineStart(v, i)
-      const len = lineEnd(v, i) - from
-      // (a line with no line of its length within a period of it is in no block: a class of its own, unread)
-      let near = false
-      for (let d = Math.max(0, i - most), e = Math.min(v.count - 1, i + most); d <= e && !near; d++) near = d !== i && lineEnd(v, d) - lineStart(v, d) === len
-      if (!near) {
+    for (let i = 0; i < n; i++) {
+      if (read[i] === 0) {
         classes[i] = i + 1
         continue
       }
-      const h = hash(v.text, from, from + len)
+      const from = lineStart(v, i)
+      const len = lineEnd(v, i) - from
+      const h = hash(t, from, from + len)
       const firsts = byHash.get(h)
       let c = i + 1
       for (const f of firsts === undefined ? [] : typeof firsts === 'number' ? [firsts] : firsts) {
