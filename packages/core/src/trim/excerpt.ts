@@ -117,13 +117,27 @@ const POST_STEPS = / \[\+(\d{1,12}) lines: the CI job's post-steps\]\r?$/
 const CYCLES = /(?:^|\s)\[(\d{1,12}) lines: the (\d{1,2}) lines above, (\d{1,12}) more times?\]\r?$/
 
 /**
+ * A repeated block's count line read: the lines it stands for, the block's and how many times
+ * it repeats; only as `collapseCycles` writes one (2-32 lines a block, 4 lines or more, lines =
+ * block x times), so that fewer of a tool's own lines read as one.
+ */
+function cycleRun(end: string): { lines: number; block: number; times: number } | undefined {
+  const m = CYCLES.exec(end)
+  if (m === null) return undefined
+  const [lines, block, times] = [num(m[1]), num(m[2]), num(m[3])]
+  return block >= 2 && block <= 32 && lines >= 4 && lines === block * times ? { lines, block, times } : undefined
+}
+
+/**
  * Lines of the original a shown line stands for, as its text says: a merged run's count, else 1.
  * (Read on lines up to {@link MARKER_LINE_MAX} chars' worth of their end only.)
  */
 function runOf(text: string): number {
   const end = lineEnd(text)
-  const r = REPEATS.exec(end) ?? BLANKS.exec(end) ?? CYCLES.exec(end)
+  const r = REPEATS.exec(end) ?? BLANKS.exec(end)
   if (r !== null) return Math.max(1, num(r[1]))
+  const cycle = cycleRun(end)
+  if (cycle !== undefined) return cycle.lines
   const p = POST_STEPS.exec(end)
   return p !== null ? num(p[1]) + 1 : 1
 }
@@ -310,17 +324,26 @@ function clippedChars(text: string): number {
 /**
  * Chars of the original behind a shown line: its own with its `\n` (and, clipped, its cut end as
  * the fitter counts it); for a merged run, exact dedup's copies, one per line of a blank run (exact
- * for empty lines), a CI job's post-steps' first line and one per line after it. The last two,
- * and a merged line the fitter clipped, are estimates: the text of their other lines is not in
- * the excerpt.
+ * for empty lines), a repeated block's lines times its repeats (exact when `above` gives the whole
+ * block, read from the excerpt's lines right above the count line; else from those of its lines
+ * shown there, on average), a CI job's post-steps' first line and one per line after it. The
+ * post-steps, a block not shown whole, and a merged line the fitter clipped are estimates: the
+ * text of their other lines is not in the excerpt.
  */
-function runChars(p: LinePiece, above?: (k: number) => LinePiece[] | undefined): number {
+function runChars(p: LinePiece, above?: (k: number) => LinePiece[]): number {
   if (p.span === 1) return p.text.length + 1 + (p.clipped ?? 0)
   const end = lineEnd(p.text)
-  // (a repeated block's count line: its block's chars, times the repeats, when the block is shown above it)
-  const cycle = CYCLES.exec(end)
-  const block = cycle !== null && num(cycle[1]) === p.span ? above?.(num(cycle[2])) : undefined
-  if (block !== undefined) return num(cycle![3]) * block.reduce((sum, b) => sum + runChars(b), 0)
+  // A repeated block's count line: its block's chars, times the repeats, when the block is shown
+  // right above it; else its lines there are, each repeat, as long as those shown on average (as
+  // long as the count line itself when none is).
+  const cycle = cycleRun(end)
+  if (cycle !== undefined && cycle.lines === p.span) {
+    const k = cycle.block
+    const block = above?.(k) ?? []
+    const chars = block.reduce((sum, b) => sum + runChars(b), 0)
+    if (block.length === k) return cycle.times * chars
+    return block.length > 0 ? Math.round((p.span * chars) / block.length) : p.span * (p.text.length + 1)
+  }
   const r = REPEATS.exec(end)
   // (each copy: the text before ` (xN)`, its `\r` when the count was written before one, and its `\n`)
   if (r !== null && num(r[1]) === p.span) return p.span * (p.text.length - r[0].length + (r[0].endsWith('\r') ? 2 : 1))
@@ -329,11 +352,15 @@ function runChars(p: LinePiece, above?: (k: number) => LinePiece[] | undefined):
   return (post !== null ? p.text.length - post[0].length : p.text.length + (p.clipped ?? 0)) + p.span
 }
 
-/** The `k` lines right above `order[i]` in the original, each one line shown whole, else undefined. */
-function blockAbove(order: readonly LinePiece[], i: number, k: number): LinePiece[] | undefined {
-  if (i < k) return undefined
-  const block = order.slice(i - k, i)
-  for (let j = 0; j < k; j++) if (block[j]!.span !== 1 || block[j]!.clipped !== undefined || block[j]!.n !== order[i]!.n - k + j) return undefined
+/** The lines right above `order[i]` in the original that the excerpt shows, each one line whole, up to `k` of them. */
+function blockAbove(order: readonly LinePiece[], i: number, k: number): LinePiece[] {
+  const block: LinePiece[] = []
+  // (the shown lines right above `order[i]`, each one line whole, up to `k`: all `k` when the block is shown)
+  for (let j = i - 1; j >= 0 && i - j <= k; j--) {
+    const b = order[j]!
+    if (b.span !== 1 || b.clipped !== undefined || b.n !== order[i]!.n - (i - j)) break
+    block.unshift(b)
+  }
   return block
 }
 
@@ -469,6 +496,7 @@ function refitWithin(ex: ParsedExcerpt, { numbered, leastFrom, order, index, hea
   // line that does not fit), then the lines after each (the trace or detail the fitter grew
   // there), strongest first, until one does not fit. A failure's trace comes before a warning
   // the first excerpt had room for.
+  const walked = new Uint8Array(order.length)
   for (const group of [scored.slice(0, strong), scored.slice(strong)]) {
     for (const p of group) if (take(p)) salientKept++
     for (const p of group) {
@@ -479,7 +507,11 @@ function refitWithin(ex: ParsedExcerpt, { numbered, leastFrom, order, index, hea
     }
     for (const p of group) {
       if (!kept.has(p.n)) continue
-      for (let j = index.get(p.n)! + 1; j < order.length && touching(j - 1); j++) if (!take(order[j]!)) break
+      // (a walk stops at a line an earlier walk reached: it went on from there while lines fit, and room only shrinks)
+      for (let j = index.get(p.n)! + 1; j < order.length && touching(j - 1) && walked[j] === 0; j++) {
+        walked[j] = 1
+        if (!take(order[j]!)) break
+      }
     }
   }
   // Then tail and head a line at a time each, so neither takes all that is left.

@@ -276,8 +276,38 @@ describe('collapseCycles', () => {
     // the same cycle after the noise is not reached: the search gave up
     expect(collapseCyclesHashed([...noise, ...cycle].join('\n'), MAX_CYCLE_PERIOD, collide)).toBeUndefined()
     expect(collapseCyclesHashed([...noise.slice(0, 10), ...cycle].join('\n'), MAX_CYCLE_PERIOD, collide)?.text).toContain(merged)
-    // with a real hash the noise costs one compare of lengths per pair
+    // with a real hash the noise lines hash apart, and none is compared whole
     expect(collapseCycles([...noise, ...cycle].join('\n'))?.text).toContain(merged)
+  })
+})
+
+describe('collapseCycles on shapes made to cost (review, round 26)', () => {
+  it('reads no block from a blank line: alternating blank lines cost one look each, and merge nothing', () => {
+    // (it rescanned the whole run from every line: 32,000 lines took 22 s)
+    expect(collapseCycles('x\n' + ' \n\t\n'.repeat(20_000))).toBeUndefined()
+    expect(collapseCycles('\n \n'.repeat(20_000))).toBeUndefined()
+    // a block of text and blank lines is found from its first line with text
+    expect(collapseCycles('a\n\nb\na\n\nb\na\n\nb\nc')!.text).toBe('a\n\nb\n[6 lines: the 3 lines above, 2 more times]\nc')
+  })
+
+  it('stops looking after 64 class compares a line: near misses on every line cost no more', () => {
+    // one line repeated (dedupExactMapped's, not this one's): every period up to 32 matches, then is refused
+    const same = Array.from({ length: 3000 }, () => 'a')
+    const cycle = ['at a', 'at b', 'at a', 'at b', 'at a', 'at b']
+    const merged = '[4 lines: the 2 lines above, 2 more times]'
+    expect(collapseCycles([...cycle, ...same].join('\n'))?.text).toContain(merged)
+    expect(collapseCycles([...same, ...cycle].join('\n'))).toBeUndefined()
+    expect(collapseCycles([...same.slice(0, 10), ...cycle].join('\n'))?.text).toContain(merged)
+  })
+
+  it("merges no block that holds dedupExactMapped's `x (x2)` line: its count would not be the original's", () => {
+    const frames = ['    at v.scan (V.java:1) (x2)', '    at n.accept (N.java:2)']
+    expect(collapseCycles([...frames, ...frames, ...frames, 'end'].join('\n'))).toBeUndefined()
+    // through trimResult: [scan, scan, accept] x 5 is `scan (x2)`, `accept` five times, left as such, and read back
+    const log = [...Array.from({ length: 300 }, (_, i) => `[INFO] step ${i}`), 'java.lang.StackOverflowError', ...Array.from({ length: 5 }, () => ['    at v.scan (V.java:1)', '    at v.scan (V.java:1)', '    at n.accept (N.java:2)']).flat(), ...Array.from({ length: 300 }, (_, i) => `[INFO] after ${i}`)]
+    const out = trimResult(log.join('\n'), { tool: 'terminal', maxChars: 3000 })
+    expect(out.text).not.toContain('lines above')
+    expect(out.text).toContain('    at v.scan (V.java:1) (x2)')
   })
 })
 

@@ -63,11 +63,14 @@ function lineOffsets(text: string): readonly number[] {
   const starts = [0]
   for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', nl + 1)) starts.push(nl + 1)
   if (starts[starts.length - 1] !== text.length) starts.push(text.length + 1)
+  // (kept for the merges that run right after, in the same task: dropped at its end, so a long-lived
+  // host holds no tool output here)
+  if (lastOffsets === undefined) queueMicrotask(() => (lastOffsets = undefined))
   lastOffsets = { text, starts }
   return starts
 }
 
-/** The last text {@link lineOffsets} read, with its offsets. */
+/** The last text {@link lineOffsets} read in this task, with its offsets. */
 let lastOffsets: { text: string; starts: readonly number[] } | undefined
 
 /** The lines of a text as offsets into it, read without copying them (see {@link lineOffsets}). */
@@ -196,6 +199,12 @@ const MIN_CYCLE_LINES = 4
 /** Chars compared per input char at most while looking for cycles: bounded work on any input. */
 const CYCLE_WORK = 8
 
+/** Class compares per line at most while looking for cycles (near misses on every line: the search stops there). */
+const CYCLE_STEPS = 64
+
+/** A merged run's line from `dedupExactMapped`, `x (x3)`: a block holding one is not merged again. */
+const REPEATED = / \(x\d{1,12}\)\r?$/
+
 /** FNV-1a over `text[from, to)`'s UTF-16 units. */
 function lineHash(text: string, from: number, to: number): number {
   let h = 0x811c9dc5
@@ -272,6 +281,7 @@ export function collapseCyclesHashed(text: string, maxPeriod: number, hash: (tex
       let c = i + 1
       for (const f of firsts === undefined ? [] : typeof firsts === 'number' ? [firsts] : firsts) {
         if (work <= 0) break
+        work--
         if (lineEnd(v, f) - lineStart(v, f) !== len) continue
         work -= len + 1
         if (equalLines(v, f, i)) {
@@ -284,30 +294,50 @@ export function collapseCyclesHashed(text: string, maxPeriod: number, hash: (tex
     }
     return classes
   }
-  // Each line's class, the line above each with its class (-1: none), and each class's last line read so far.
+  // Each line's class, whether it is blank or a merged run's `x (xN)` line, the line above each
+  // with its class (-1: none), and each class's last line read so far.
   let cls: Int32Array | undefined
+  let skip: Uint8Array | undefined
   let above: Int32Array | undefined
   let lastOf: Int32Array | undefined
+  // Class compares left: a text made of near-blocks (every candidate a near miss) costs at most
+  // CYCLE_STEPS per line, then the search stops (a merge missed, never a wrong one).
+  let steps = 0
   const runEnd = (v: LineView, i: number): number => {
     period = 0
-    cls ??= classify(v)
-    above ??= new Int32Array(v.count)
-    lastOf ??= new Int32Array(v.count + 1).fill(-1)
+    if (cls === undefined) {
+      cls = classify(v)
+      skip = new Uint8Array(v.count)
+      for (let t = 0; t < v.count; t++) {
+        const from = lineStart(v, t)
+        const end = lineEnd(v, t)
+        if (isBlankRange(v.text, from, end)) skip[t] = 1
+        else if (v.text.charCodeAt(end - 1) === 41 || v.text.charCodeAt(end - 2) === 41) skip[t] = REPEATED.test(v.text.slice(Math.max(from, end - 24), end)) ? 2 : 0
+      }
+      above = new Int32Array(v.count)
+      lastOf = new Int32Array(v.count + 1).fill(-1)
+      steps = CYCLE_STEPS * v.count
+    }
     const c = cls[i]!
-    above[i] = lastOf[c]!
-    lastOf[c] = i
+    above![i] = lastOf![c]!
+    lastOf![c] = i
+    // (a block is read from a line with text: a block of text and blank lines is found from its
+    // first line with text, and a run of blank lines costs nothing here)
+    if (skip![i] !== 0) return i + 1
     // The periods tried: the distances to the lines above with this line's text, nearest first.
-    for (let p = above[i]!; p >= free && i - p <= most; p = above[p]!) {
+    for (let p = above![i]!; p >= free && i - p <= most && steps > 0; p = above![p]!) {
       const k = i - p
       // (a line repeated is dedupExactMapped's)
       if (k < 2 || i + k > v.count) continue
-      // the k lines above line i, repeated from it
+      // the k lines above line i, repeated from it, none a merged run's line (its count would not be the original's)
       let m = 1
-      while (m < k && cls[p + m] === cls[i + m]) m++
+      while (m < k && cls[p + m] === cls[i + m] && skip![p + m] !== 2) m++
+      steps -= m
       if (m < k) continue
       // (not a block of one line repeated)
       let varied = false
       for (let t = 1; t < k && !varied; t++) varied = cls[p + t] !== c
+      steps -= k
       if (!varied) continue
       let j = i + k
       for (; j + k <= v.count; j += k) {
@@ -316,10 +346,6 @@ export function collapseCyclesHashed(text: string, maxPeriod: number, hash: (tex
         if (b < k) break
       }
       if (j - i < MIN_CYCLE_LINES) continue
-      // (nor a block of blank lines only)
-      let blank = true
-      for (let t = p; t < i && blank; t++) blank = isBlankRange(v.text, lineStart(v, t), lineEnd(v, t))
-      if (blank) continue
       period = k
       free = j
       return j
