@@ -218,12 +218,14 @@ function lineHash(text: string, from: number, to: number): number {
  * repeats merged into one line that counts them: `[18 lines: the 6 lines above, 3 more times]`.
  * Exact repeats only, so nothing is lost: the count is there and every line stays one
  * `fetch_result` away. The smallest period is taken; a block of one line repeated is
- * {@link dedupExactMapped}'s. One pass over the lines: each line gets a class (the first line
+ * {@link dedupExactMapped}'s, and a block holding its `x (x2)` line is left as it is (its count
+ * would be of merged lines). A block is read from a line with text only. One pass over the lines:
+ * a line that shares a signature with a line within a period of it gets a class (the first line
  * read with its text, found by a hash and one full compare), and the periods tried at a line are
  * its distances to the lines above with its class, up to {@link MAX_CYCLE_PERIOD}; blocks are
- * compared class by class. The full compares are capped at {@link CYCLE_WORK} times the input's
- * chars (hashes made to collide: a line then gets a class of its own, a merge missed, never a
- * wrong one). `undefined` when nothing repeats.
+ * compared class by class. Caps, each stopping the search (a merge missed, never a wrong one):
+ * full compares and hash-bucket steps at {@link CYCLE_WORK} times the input's chars (hashes made
+ * to collide), class compares at {@link CYCLE_STEPS} a line. `undefined` when nothing repeats.
  */
 export function collapseCycles(text: string, maxPeriod = MAX_CYCLE_PERIOD): MergedLines | undefined {
   return collapseCyclesHashed(text, maxPeriod, lineHash)
