@@ -202,8 +202,19 @@ const CYCLE_WORK = 8
 /** Class compares per line at most while looking for cycles (near misses on every line: the search stops there). */
 const CYCLE_STEPS = 64
 
-/** A merged run's line from `dedupExactMapped`, `x (x3)`: a block holding one is not merged again. */
-const REPEATED = / \(x\d{1,12}\)\r?$/
+/**
+ * Whether `text[from, end)` is a merged run's line from `dedupExactMapped`, `x (x3)` (` (x` and 1 to
+ * 12 digits and `)` at its end, a `\r` after them allowed): a block holding one is not merged again.
+ * Read from the end, char by char (called on every line ending in `)`).
+ */
+function isCountedLine(text: string, from: number, end: number): boolean {
+  let e = end
+  if (e > from && text.charCodeAt(e - 1) === 13) e--
+  if (e - from < 5 || text.charCodeAt(e - 1) !== 41) return false
+  let d = e - 2
+  for (const stop = Math.max(from, e - 13); d >= stop && isDigit(text.charCodeAt(d)); ) d--
+  return d < e - 2 && d - 2 >= from && text.charCodeAt(d) === 120 && text.charCodeAt(d - 1) === 40 && text.charCodeAt(d - 2) === 32
+}
 
 /** FNV-1a over `text[from, to)`'s UTF-16 units. */
 function lineHash(text: string, from: number, to: number): number {
@@ -242,7 +253,7 @@ export function collapseCyclesHashed(text: string, maxPeriod: number, hash: (tex
   // Lines are compared by class: each line's class is the first line read with its text (1 + its
   // index), found through a hash of the line and one full compare per line. (A line whose compare
   // the work cap stopped gets a class of its own: a merge missed, never a wrong one.)
-  const classify = (v: LineView): Int32Array => {
+  const classify = (v: LineView): Int32Array | undefined => {
     const n = v.count
     const t = v.text
     // A line can be in a block only if a line within a period above or below it has its text:
@@ -252,23 +263,38 @@ export function collapseCyclesHashed(text: string, maxPeriod: number, hash: (tex
     for (let i = 0; i < n; i++) {
       const a = lineStart(v, i)
       const len = lineEnd(v, i) - a
+      const e = a + len
       let h = len
       // (its last 12 chars, where a log line's counts and a frame's line number are, and 4 spread over it)
-      for (let j = Math.max(a, a + len - 12); j < a + len; j++) h = Math.imul(h ^ t.charCodeAt(j), 0x01000193)
+      for (let j = len > 12 ? e - 12 : a; j < e; j++) h = Math.imul(h ^ t.charCodeAt(j), 0x01000193)
       if (len > 12) for (let k = 1; k <= 4; k++) h = Math.imul(h ^ t.charCodeAt(a + ((len * k) >> 3)), 0x01000193)
       sig[i] = h
     }
+    // The nearest line above with a line's signature, within a period: lines chained by their
+    // signature's low 8 bits, newest first (a line's chain holds the lines of a period above it that
+    // share those bits: few, where comparing with each of the 32 lines above cost 32 reads a line).
     const read = new Uint8Array(n)
-    for (let i = 1; i < n; i++) {
+    const head = new Int32Array(256).fill(-1)
+    const chain = new Int32Array(n)
+    for (let i = 0; i < n; i++) {
       const s = sig[i]!
-      for (let d = i - 1, end = Math.max(0, i - most); d >= end; d--) {
+      const b = s & 255
+      for (let d = head[b]!, end = i - most; d >= 0 && d >= end; d = chain[d]!) {
         if (sig[d] === s) {
           read[i] = 1
           read[d] = 1
           break
         }
       }
+      chain[i] = head[b]!
+      head[b] = i
     }
+    // (a merge is a block of k >= 2 lines and at least MIN_CYCLE_LINES more, whole repeats of it:
+    // 6 lines or more in a row, each with its text a period away; without such a row nothing
+    // repeats, and no line is read whole)
+    let row = 0
+    for (let i = 0; i < n && row < MIN_CYCLE_LINES + 2; i++) row = read[i] === 1 ? row + 1 : 0
+    if (row < MIN_CYCLE_LINES + 2) return undefined
     const classes = new Int32Array(n)
     const byHash = new Map<number, number | number[]>()
     for (let i = 0; i < n; i++) {
@@ -296,44 +322,41 @@ export function collapseCyclesHashed(text: string, maxPeriod: number, hash: (tex
     }
     return classes
   }
-  // Each line's class, whether it is blank or a merged run's `x (xN)` line, the line above each
-  // with its class (-1: none), and each class's last line read so far.
-  let cls: Int32Array | undefined
-  let skip: Uint8Array | undefined
-  let above: Int32Array | undefined
-  let lastOf: Int32Array | undefined
+  // Each line's class (none, and nothing to merge, without such a row), and whether it is
+  // blank or a merged run's `x (xN)` line.
+  const starts = lineOffsets(text)
+  const view: LineView = { text, starts, count: starts.length - 1 }
+  const cls = classify(view)
+  if (cls === undefined) return undefined
+  const skip = new Uint8Array(view.count)
+  for (let t = 0; t < view.count; t++) {
+    const from = lineStart(view, t)
+    const end = lineEnd(view, t)
+    if (isBlankRange(text, from, end)) skip[t] = 1
+    else if (isCountedLine(text, from, end)) skip[t] = 2
+  }
+  // the line above each with its class (-1: none), and each class's last line read so far
+  const above = new Int32Array(view.count)
+  const lastOf = new Int32Array(view.count + 1).fill(-1)
   // Class compares left: a text made of near-blocks (every candidate a near miss) costs at most
   // CYCLE_STEPS per line, then the search stops (a merge missed, never a wrong one).
-  let steps = 0
+  let steps = CYCLE_STEPS * view.count
   const runEnd = (v: LineView, i: number): number => {
     period = 0
-    if (cls === undefined) {
-      cls = classify(v)
-      skip = new Uint8Array(v.count)
-      for (let t = 0; t < v.count; t++) {
-        const from = lineStart(v, t)
-        const end = lineEnd(v, t)
-        if (isBlankRange(v.text, from, end)) skip[t] = 1
-        else if (v.text.charCodeAt(end - 1) === 41 || v.text.charCodeAt(end - 2) === 41) skip[t] = REPEATED.test(v.text.slice(Math.max(from, end - 24), end)) ? 2 : 0
-      }
-      above = new Int32Array(v.count)
-      lastOf = new Int32Array(v.count + 1).fill(-1)
-      steps = CYCLE_STEPS * v.count
-    }
     const c = cls[i]!
-    above![i] = lastOf![c]!
-    lastOf![c] = i
+    above[i] = lastOf[c]!
+    lastOf[c] = i
     // (a block is read from a line with text: a block of text and blank lines is found from its
     // first line with text, and a run of blank lines costs nothing here)
-    if (skip![i] !== 0) return i + 1
+    if (skip[i] !== 0) return i + 1
     // The periods tried: the distances to the lines above with this line's text, nearest first.
-    for (let p = above![i]!; p >= free && i - p <= most && steps > 0; p = above![p]!) {
+    for (let p = above[i]!; p >= free && i - p <= most && steps > 0; p = above[p]!) {
       const k = i - p
       // (a line repeated is dedupExactMapped's)
       if (k < 2 || i + k > v.count) continue
       // the k lines above line i, repeated from it, none a merged run's line (its count would not be the original's)
       let m = 1
-      while (m < k && cls[p + m] === cls[i + m] && skip![p + m] !== 2) m++
+      while (m < k && cls[p + m] === cls[i + m] && skip[p + m] !== 2) m++
       steps -= m
       if (m < k) continue
       // (not a block of one line repeated)
