@@ -30,6 +30,22 @@ function numberedLinesAreOriginal(excerpt: string, original: string): void {
   }
 }
 
+/**
+ * The main marker's chars are those of the lines of its span that the excerpt does not show (with
+ * their line ends), counted in the original.
+ */
+function spanCharsAreExact(excerpt: string, original: string): void {
+  const m = /^\[\.\.\. spillway: omitted (?:line (\d+)|lines (\d+)-(\d+)) of \d+ \((\d+) chars/m.exec(excerpt)
+  expect(m).not.toBeNull()
+  const from = Number(m![1] ?? m![2])
+  const to = Number(m![1] ?? m![3])
+  const lines = original.split('\n')
+  const shown = new Set(excerpt.split('\n').flatMap((l) => /^(\d+): /.exec(l)?.[1] ?? []).map(Number))
+  let chars = 0
+  for (let n = from; n <= to; n++) if (!shown.has(n)) chars += lines[n - 1]!.length + (n < lines.length ? 1 : 0)
+  expect(Number(m![4])).toBe(chars)
+}
+
 describe('re-trimming spillway excerpts', () => {
   const log = buildLog(5000, 3)
   const first = trimResult(log, { tool: 'terminal', maxChars: 8000 }).text
@@ -73,13 +89,39 @@ describe('re-trimming spillway excerpts', () => {
     expect(again.text.length).toBeLessThanOrEqual(2000)
   })
 
-  it('an excerpt whose head ends inside a line is trimmed as text, its handle kept (not re-fitted)', () => {
-    const once = trimResult(buildLog(3096, 3), { tool: 'terminal', maxChars: 1000 }).text
+  it('an excerpt whose head ends inside a line is re-fitted: that line is read as left out, its chars counted', () => {
+    const original = buildLog(3096, 3)
+    const once = trimResult(original, { tool: 'terminal', maxChars: 1000 }).text
     expect(once).toContain('(140725 chars, from char 34 of line 1)')
     const twice = trimResult(`${once}\n${HANDLE}`, { tool: 'terminal', maxChars: 1200 })
-    expect(twice.applied).toEqual(['fit', 'handle'])
+    expect(twice.applied).toEqual(['refit'])
     expect(twice.text.length).toBeLessThanOrEqual(1200)
     expect(twice.text.endsWith(HANDLE)).toBe(true)
+    expect(twice.text.split(HANDLE_HEADER)).toHaveLength(2)
+    numberedLinesAreOriginal(twice.text, original)
+    // (round 26 trimmed it as text: `lines 1-9 of 23`, the original's numbers lost)
+    spanCharsAreExact(twice.text, original)
+  })
+
+  it('property: a head and tail cut inside a long first and last line are read back, the counts exact', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 6000 }), fc.integer({ min: 0, max: 6000 }), fc.integer({ min: 50, max: 800 }), fc.integer({ min: 1500, max: 8000 }), fc.integer({ min: 20, max: 99 }), fc.boolean(), (headLen, tailLen, n, b1, share, newline) => {
+          const body = buildLog(n, 5).slice(0, -1)
+          const original = `first ${'h'.repeat(headLen)}\n${body}\nlast ${'t'.repeat(tailLen)}${newline ? '\n' : ''}`
+          const once = trimResult(original, { tool: 'terminal', maxChars: b1 }).text
+          // (the second budget a share of the first excerpt, 1,200 chars at least: most cases re-fit it)
+          const b2 = Math.max(1200, Math.floor((once.length * share) / 100))
+          const twice = trimResult(once, { tool: 'terminal', maxChars: b2 })
+          expect(twice.text.length).toBeLessThanOrEqual(b2)
+          if (once !== original && once.length > b2 && b2 >= 1200 && once.includes('[... spillway: omitted line')) {
+            expect(twice.applied).toEqual(['refit'])
+            numberedLinesAreOriginal(twice.text, original)
+            spanCharsAreExact(twice.text, original)
+          }
+        },
+      ),
+      { numRuns: 200 },
+    )
   })
 
   it('property: any re-trim holds the budget and keeps original numbers', () => {
@@ -91,10 +133,9 @@ describe('re-trimming spillway excerpts', () => {
         const twice = trimResult(input, { tool: 'terminal', maxChars: b2 })
         expect(twice.text.length).toBeLessThanOrEqual(b2)
         // An excerpt cut again with room for a marker and the handle is re-fitted, in the original's
-        // numbers. (Not one whose head ends inside a line, `omitted lines 1-3093 ... from char 34 of
-        // line 1`: `parseExcerpt` does not read that back, and the text above the handle is trimmed
-        // as text, the handle kept. A seed found it in round 26: 3096 lines, budgets 1000 then 1200.)
-        if (once !== original && input.length > b2 && b2 >= 1200 && !/ (?:from|up to) char \d+ of line \d+/.test(once)) {
+        // numbers (one whose head ends inside a line too: a seed of round 26, 3096 lines, budgets
+        // 1000 then 1200, found it trimmed as text).
+        if (once !== original && input.length > b2 && b2 >= 1200) {
           expect(twice.applied).toEqual(['refit'])
           expect(twice.text).toContain(` of ${n} (`)
         }

@@ -18,7 +18,7 @@ export const HANDLE_HEADER = '--- spillway: the text above is an excerpt, not th
 
 const COMPACT = /^\[excerpt; full output: fetch_result \{"id":"[0-9a-f]{12,64}"[^\n]{0,40}\}\]$/
 const BARE = /^fetch_result \{"id":"[0-9a-f]{12,64}"\}$/
-const MAIN = /^\[\.\.\. spillway: omitted (?:line (\d{1,12})|lines (\d{1,12})-(\d{1,12})) of (\d{1,12}) \((\d{1,15}) chars\)(?:; (\d{1,12}) salient lines? there, first at line (\d{1,12})[^\n]{0,60})?(?:; no error or warning lines there)? \.\.\.\]$/
+const MAIN = /^\[\.\.\. spillway: omitted (?:line (\d{1,12})|lines (\d{1,12})-(\d{1,12})) of (\d{1,12}) \((\d{1,15}) chars(?:, from char (\d{1,15}) of line (\d{1,12}))?(?:, up to char (\d{1,15}) of line (\d{1,12}))?\)(?:; (\d{1,12}) salient lines? there, first at line (\d{1,12})[^\n]{0,60})?(?:; no error or warning lines there)? \.\.\.\]$/
 const GAP = /^\[\.\.\. (?:line (\d{1,12})|lines (\d{1,12})-(\d{1,12})) omitted \((\d{1,15}) chars\)(?:, \d{1,12} of them like line \d{1,12})? \.\.\.\]$/
 const NUMBERED = /^(\d{1,12}): /
 /** Longest line a marker can be; longer lines are never read with the regexes. */
@@ -185,8 +185,8 @@ function plainPieces(texts: string[], first: number, count: number): LinePiece[]
  * before the fit (`x (x3)`, `[4 blank lines]`, a CI job's post-steps) stand for their runs: in
  * the head and tail as their counts say, in the middle up to the next number (the fitter marks
  * every run it leaves out, so a number skipped without a marker is the line above's run).
- * Undefined for anything else, including excerpts cut inside a line or by chars: those are
- * trimmed as plain text.
+ * A head or tail that ends inside the span's first or last line is read as left out with it.
+ * Undefined for anything else, including excerpts cut by chars: those are trimmed as plain text.
  */
 export function parseExcerpt(body: string): ParsedExcerpt | undefined {
   const probe = body.indexOf('[... spillway: omitted line')
@@ -199,17 +199,40 @@ export function parseExcerpt(body: string): ParsedExcerpt | undefined {
   const lines = num(mm[4])
   const chars = num(mm[5])
   if (!(from >= 1 && to >= from && lines >= to)) return undefined
-  const head = plainPieces(all.slice(0, m), 1, from - 1)
+  // A head or tail cut inside a line (the span's first or last: `from char 34 of line 1`, when that
+  // line alone outgrew its share) shows that line's part above or below the marker: read back as
+  // left out, its chars added to the span's, so the excerpt is read in whole lines.
+  const cutFirst = mm[6] !== undefined ? num(mm[6]) : undefined
+  const cutLast = mm[8] !== undefined ? num(mm[8]) : undefined
+  if ((cutFirst !== undefined && num(mm[7]) !== from) || (cutLast !== undefined && num(mm[9]) !== to)) return undefined
+  let headLines = all.slice(0, m)
+  let cutChars = 0
+  if (cutFirst !== undefined) {
+    // (the fitter's column is 1-based: the part shown is the `cutFirst - 1` chars before it)
+    const part = headLines[headLines.length - 1]
+    if (part === undefined || part.length !== cutFirst - 1) return undefined
+    headLines = headLines.slice(0, -1)
+    cutChars += part.length
+  }
+  const head = plainPieces(headLines, 1, from - 1)
   if (head === undefined) return undefined
   const middle = readMiddle(all, m, from, to)
   // The tail: the lines after the middle, covering the lines after the span exactly; the middle
   // reaches the span's end (its last gap ends there, or its last line's run does).
   const last = middle[middle.length - 1]
   if (last !== undefined && last.kind === 'gap' && last.to !== to) return undefined
-  const tail = plainPieces(all.slice(m + 1 + middle.length), to + 1, lines - to)
+  let tailLines = all.slice(m + 1 + middle.length)
+  if (cutLast !== undefined) {
+    const part = tailLines[0]
+    if (part === undefined) return undefined
+    tailLines = tailLines.slice(1)
+    // (with the line's end: the span's chars run to the next line's start)
+    cutChars += part.length + (tailLines.length > 0 || trailingNewline ? 1 : 0)
+  }
+  const tail = plainPieces(tailLines, to + 1, lines - to)
   if (tail === undefined) return undefined
-  const pieces = (head as Piece[]).concat(middleLines(middle, from, to, chars), tail)
-  return { lines, from, to, trailingNewline, pieces, salientCount: mm[6] !== undefined ? num(mm[6]) : 0, firstSalient: mm[7] !== undefined ? num(mm[7]) : undefined }
+  const pieces = (head as Piece[]).concat(middleLines(middle, from, to, chars + cutChars), tail)
+  return { lines, from, to, trailingNewline, pieces, salientCount: mm[10] !== undefined ? num(mm[10]) : 0, firstSalient: mm[11] !== undefined ? num(mm[11]) : undefined }
 }
 
 /** The main marker among an excerpt's lines: its index, its match and the span it names. */
@@ -556,7 +579,8 @@ function refitWithin(ex: ParsedExcerpt, { numbered, leastFrom, order, index, hea
     }
     const from = p.kind === 'gap' ? p.from : p.n
     const to = p.kind === 'gap' ? p.to : p.n + p.span - 1
-    const chars = p.kind === 'gap' ? p.chars : runChars(p, (k) => blockAbove(order, index.get(p.n)!, k))
+    // (the original's last line has no `\n` to count when the original ends without one)
+    const chars = p.kind === 'gap' ? p.chars : runChars(p, (k) => blockAbove(order, index.get(p.n)!, k)) - (to === ex.lines && !ex.trailingNewline ? 1 : 0)
     run = run === undefined ? { start: from, end: to, chars } : { start: run.start, end: to, chars: run.chars + chars }
   }
   if (run !== undefined) {
