@@ -44,6 +44,9 @@ const PREFIXES: Record<string, string> = {
   gitlabStderr: '2024-01-02T03:04:05.123456Z 0aE ',
   gitlabContinued: '2024-01-02T03:04:05.123456Z 00O+',
   gitlabTurbo: '2024-01-02T03:04:05.123456Z 01O web:test: ',
+  ant: '    [junit] ',
+  antEcho: '     [echo] ',
+  antInActions: '2024-01-02T03:04:05.1234567Z     [junit] ',
 }
 
 describe('afterLinePrefix (shapes.ts)', () => {
@@ -102,6 +105,13 @@ describe('afterLinePrefix (shapes.ts)', () => {
     'name\tvalue\t12', // a table's row: no timestamp after two tabs
     'build\tRun tests\tERROR x',
     '\t\t2024-01-02T03:04:05.1234567Z x', // empty names
+    // look-alikes of Ant's task label (right-aligned to column 12)
+    '  [junit] x', // ends at column 10
+    '      [junit] x', // at column 14
+    '    [JUnit] x', // not lower-case
+    '    [junit]x', // no space after it
+    '    [1unit] x',
+    '[junit] x',
   ])('reads no prefix in %j', (line) => {
     expect(afterLinePrefix(line, 0, line.length)).toBe(0)
   })
@@ -253,10 +263,11 @@ const STARTS = [
   '[pod/web-1/app] 2024-01-02T03:04:05.123456789Z ', '[info]: ', 'ERROR:root: ', 'build\tRun tests\t2024-01-02T03:04:05.1234567Z ', 'a\tb\tc ',
   '2024-01-02T03:04:05.123456Z 01O ', '2024-01-02T03:04:05.123456Z 00O+', '2024-01-02T03:04:05.123456Z 0aE ', '2024-01-02T03:04:05.123456Z 01O web:test: ', '2024-01-02T03:04:05.123456Z 01X ',
   // a job's label with no stamp after it (the reader's remembered label must not be taken alone), a BOM, bare labels
+  '    [junit] ', '     [echo] ', '2024-01-02T03:04:05.1234567Z     [junit] ', '  [junit] ',
   'build\tRun tests\t', 'build\tRun tests\tx ', 'build\tRun tests\t\ufeff2024-01-02T03:04:05.1234567Z ', 'build\tRun tests\t2024-01-02 03:04:05 ', 'web:test:', 'web:test: web:test: ',
 ]
 /** The starts that hold a container's or a task's label. */
-const LABELLED = new Set(['web:test:', 'build\tRun tests\t\ufeff2024-01-02T03:04:05.1234567Z ', 'web:test: web:test: ', 'web-1  | ', '2024-01-02T03:04:05.1234567Z web-1  | ', '03:04:05 web.1  | ', 'web:test: ', '2024-01-02T03:04:05.1234567Z web:test: ', 'packages/web test: ', '[@acme/web]: ', '@acme/web: ', '[pod/web-1/app] ', '[pod/web-1/app] 2024-01-02T03:04:05.123456789Z ', 'build\tRun tests\t2024-01-02T03:04:05.1234567Z ', '2024-01-02T03:04:05.123456Z 01O web:test: '])
+const LABELLED = new Set(['    [junit] ', '     [echo] ', '2024-01-02T03:04:05.1234567Z     [junit] ', 'web:test:', 'build\tRun tests\t\ufeff2024-01-02T03:04:05.1234567Z ', 'web:test: web:test: ', 'web-1  | ', '2024-01-02T03:04:05.1234567Z web-1  | ', '03:04:05 web.1  | ', 'web:test: ', '2024-01-02T03:04:05.1234567Z web:test: ', 'packages/web test: ', '[@acme/web]: ', '@acme/web: ', '[pod/web-1/app] ', '[pod/web-1/app] 2024-01-02T03:04:05.123456789Z ', 'build\tRun tests\t2024-01-02T03:04:05.1234567Z ', '2024-01-02T03:04:05.123456Z 01O web:test: '])
 const CONTENTS = ['FAIL src/a.test.ts', ' INFO 12 --- started', '    at a.B.c(B.java:1)', '\u25cf a \u203a b', 'ERROR boom', '', '--- FAIL: TestX (0.00s)']
 
 describe('LinePrefixReader (shapes.ts): the scan reads a stamp like the last one without parsing it', () => {
@@ -375,6 +386,22 @@ describe('a prefixed log is read as a GitHub Actions log is', () => {
     expect(out).toContain('Caused by: org.postgresql.util.PSQLException')
     expect(out).toContain('343: ') // a WARN line of the run after the failure
     expect(out).not.toMatch(/^18[78]: /m) // the INFO lines right under the trace
+  })
+
+  it("reads an Ant log's task labels as a prefix: a failing test case is not passed over for the passing ones under the summary", () => {
+    // Ant's junit task (round 27, devextra's whileycompiler build): every line `    [junit] `,
+    // read as indented, made the summary's unit grow over the 280 passing test cases below it
+    const lines = ['Buildfile: /home/travis/build/W/build.xml', 'test:']
+    lines.push('    [junit] Running wyc.testing.AllInvalidTest', '    [junit] Tests run: 287, Failures: 1, Errors: 0, Time elapsed: 7.159 sec')
+    for (let i = 0; i < 280; i++) {
+      lines.push(`    [junit] Testcase: invalid[Case_Invalid_${i}] took 0.0${String(i % 90).padStart(2, '0')} sec`)
+      if (i === 150) lines.push('    [junit] \tFAILED', '    [junit] Output does not match reference', '    [junit] junit.framework.AssertionFailedError: Output does not match reference', '    [junit] \tat wyc.testing.TestUtils.compare(TestUtils.java:120)')
+    }
+    lines.push('', 'BUILD FAILED', '/home/travis/build/W/build.xml:55: Test wyc.testing.AllInvalidTest failed', '', 'Total time: 15 seconds')
+    // (before: not at 2,000-3,000 chars; at 4,000 the growth ran out before the failure)
+    const out = fitText(lines.join('\n'), 2500, profile).text
+    expect(out).toContain('Testcase: invalid[Case_Invalid_150]')
+    expect(out).toContain('junit.framework.AssertionFailedError: Output does not match reference')
   })
 
   it("keeps a Jenkins Timestamper log's failing tests as it keeps a plain one's", () => {

@@ -503,6 +503,7 @@ function afterTaskName(text: string, at: number, stop: number): number {
 function afterTaskLabel(text: string, start: number, end: number): number {
   const c = text.charCodeAt(start)
   const stop = Math.min(end, start + SERVICE_MAX)
+  if (c === 32) return afterAntTask(text, start, stop)
   if (c === 91) {
     let i = start + 1
     while (i < stop && isNameChar(text.charCodeAt(i))) i++
@@ -540,6 +541,25 @@ function afterTaskLabel(text: string, start: number, end: number): number {
   if (next !== 32 || slashes === 0 || dot) return start
   const e = afterTaskName(text, i + 1, stop)
   return e === -1 ? start : e
+}
+
+/** Columns Apache Ant's logger gives a task's label (`DefaultLogger.LEFT_COLUMN_SIZE`). */
+const ANT_COLUMNS = 12
+
+/**
+ * Offset after the label Apache Ant's logger puts before each line a task printed, else `start`:
+ * the task's name in brackets and a space, right-aligned in {@link ANT_COLUMNS} columns
+ * (`    [junit] `, `     [echo] `, `    [javac] `). A lower-case name (letters, digits, `-`, `_`, `.`),
+ * one space or more before it, the label ending at column 12 exactly: sbt's and Maven's levels
+ * (`[info] `, `[ERROR] `) start their lines.
+ */
+function afterAntTask(text: string, start: number, stop: number): number {
+  let i = start
+  while (i < stop && text.charCodeAt(i) === 32) i++
+  if (text.charCodeAt(i) !== 91 || !isLower(text.charCodeAt(i + 1))) return start
+  i += 2
+  for (let c = text.charCodeAt(i); i < stop && (isLower(c) || isDigit(c) || c === 45 || c === 95 || c === 46); c = text.charCodeAt(++i));
+  return text.charCodeAt(i) === 93 && text.charCodeAt(i + 1) === 32 && i + 2 - start === ANT_COLUMNS ? i + 2 : start
 }
 
 /** True when the line `[start, end)` is a line prefix alone (a timestamp, a container's name: how such logs write a blank line). */

@@ -68,6 +68,27 @@ describe('weighSalient', () => {
     for (const n of items as number[]) expect(lines.has(n)).toBe(true)
   })
 
+  it("a failure list whose entries have detail under them: every entry is a candidate, above the header's score", () => {
+    // JUnit Platform's console summary (here under Ant's junitlauncher, round 27): 14 failing tests
+    // named at the list's first level, each with its source, exception and frames
+    const lines = ['Failures (14):']
+    for (let t = 0; t < 14; t++) {
+      lines.push(`  JUnit Jupiter:VaultFileServiceTest:put${t}()`, `    MethodSource [className = 'com.acme.VaultFileServiceTest', methodName = 'put${t}']`, '    => java.lang.RuntimeException: copevaultfilesv1')
+      for (let k = 0; k < 10; k++) lines.push(`       com.acme.VaultFileService.step${k}(VaultFileService.java:${200 + k})`)
+    }
+    lines.push('', 'Test run finished after 14714 ms', '[        14 tests failed          ]')
+    const text = lines.join('\n')
+    // (a detail line of the first entry: an item the list rule adds with its header's score)
+    const detail = weigh(text).find((s) => s.line === 3)!
+    const entries = weigh(text).filter((s) => lines[s.line - 1]!.startsWith('  JUnit Jupiter:'))
+    expect(entries).toHaveLength(14)
+    for (const e of entries) expect(e.score).toBe(detail.score + 1)
+    // a flat list's entries keep the header's score as the scan gave it (Surefire's `Failed tests:` above)
+    const flat = 'Results :\n\nFailed tests: \n  FooTest.testBar:42 expected:<1> but was:<2>\n  FooTest.testBaz:50 null\n\nTests run: 3'
+    const scanned = scanLines(flat, true).salient.find((s) => s.line === 3)!.score
+    expect(weigh(flat).filter((s) => s.line === 4 || s.line === 5).map((s) => s.score)).toEqual([scanned, scanned])
+  })
+
   it("a list under a CI timestamp: items are indented past the stamp, not from the line's start", () => {
     const ts = (i: number) => `2023-04-10T02:45:${String(10 + i).padStart(2, '0')}.6900044Z `
     // Surefire 2's plain summary in a GitHub Actions log: the entries hold no keyword of their own

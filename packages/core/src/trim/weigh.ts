@@ -10,7 +10,10 @@
  *   list-shaped lines (`Failed tests:`, `Tests in error:`, `The following tests FAILED:`,
  *   `Failing tests:`, `failures:`, `There was 1 failure:`, `The following build commands
  *   failed:`) announces the failing items; those lines, which rarely carry a keyword themselves,
- *   become candidates with the header's score, up to the next blank or de-indented line.
+ *   become candidates with the header's score, up to the next blank or de-indented line. A
+ *   list whose entries have detail under them (JUnit Platform's `Failures (14):`, each failing
+ *   test's name, then its source, exception and frames) is read on for its entries, the lines at
+ *   its first item's indentation: they name the failures, and gain a point over the detail.
  * - **The project's own frame** (`frames.ts`): under a failure line, the first frame of its
  *   trace outside dependencies and the runtime (the test file and line that failed).
  * - **Call focus**: lines containing a term of the call (a grep pattern, a path, a command's
@@ -42,8 +45,14 @@ const TEMPLATE_CHARS = 120
 const FRAME_CHARS = 400
 /** Chars of the next line that join a line's template (see {@link weighSalient}). */
 const NEXT_CHARS = 60
-/** Most lines a failure list adds after its header. */
+/** Most lines a failure list adds after its header, and most entries past them (see {@link weighSalient}). */
 const MAX_LIST = 40
+/** Most lines a failure list is read over, its entries' detail with them (JUnit Platform's `Failures (14):`, a trace under each). */
+const MAX_LIST_LINES = 600
+/** Points an entry of a failure list with detail under its entries gains over its header's score. */
+const LIST_ENTRY = 1
+/** Lines read in all failure lists of a text at most. */
+const LIST_WORK = 20_000
 /** Deepest indentation of a failure list's header (code in a trace ending with `:`, `    if error:`, is none). */
 const LIST_HEADER_INDENT = 2
 /** Lines under a failing test's header that are that test's (its trace and exception: see {@link weighSalient}). */
@@ -483,6 +492,7 @@ export function weighSalient(text: string, salient: readonly SalientLine[], opti
   })
   // Failure lists: items after a salient header ending with ':'.
   // (Python's `Traceback (most recent call last):` is a trace's header, not a list of failures)
+  let listWork = LIST_WORK
   for (const s of salient) {
     if (s.score < 2 || !endsWithColon(text, s) || isTracebackStart(text, s.start, s.end)) continue
     const headerFrom = afterLinePrefix(text, s.start, s.end)
@@ -490,12 +500,31 @@ export function weighSalient(text: string, salient: readonly SalientLine[], opti
     if (headerIndent > LIST_HEADER_INDENT) continue
     const headerMark = text.charCodeAt(headerFrom + headerIndent)
     let at = nextStart(text, s.start)
-    for (let k = 1; k <= MAX_LIST && at < to; k++) {
+    // (the list's entries: its items at the first item's indentation; past MAX_LIST lines only
+    // they are read, each failure's detail under it passed over, up to MAX_LIST of them)
+    let entryIndent = -1
+    let entries = 0
+    let detail = false
+    const items: number[] = []
+    const isEntry: boolean[] = []
+    for (let k = 1; (k <= MAX_LIST || entries < MAX_LIST) && k <= MAX_LIST_LINES && at < to && listWork > 0; k++, listWork--) {
       const l = lineAt(text, s.line + k, at)
       if (l.end >= to || !isListItem(text, l, headerIndent, headerMark)) break
-      if (l.start >= from && !byLine.has(l.n)) byLine.set(l.n, { line: l.n, start: l.start, end: l.end, score: s.score })
+      const indent = indentOf(text, afterLinePrefix(text, l.start, l.end), l.end)
+      if (entryIndent === -1) entryIndent = indent
+      const entry = indent <= entryIndent
+      if (entry) entries++
+      else detail = true
+      if ((k <= MAX_LIST || entry) && l.start >= from && !byLine.has(l.n)) {
+        byLine.set(l.n, { line: l.n, start: l.start, end: l.end, score: s.score })
+        items.push(l.n)
+        isEntry.push(entry)
+      }
       at = nextStart(text, at)
     }
+    // (a list whose entries each have detail under them: the entries name the failures)
+    if (detail && entries > 1) items.forEach((n, i) => isEntry[i] && (byLine.get(n)!.score += LIST_ENTRY))
+
   }
   // The project's own frame of each trace (`frames.ts`).
   // A frame's kind is its exact text (after a CI timestamp): the same frame under 15 failures is
