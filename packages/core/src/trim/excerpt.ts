@@ -201,18 +201,19 @@ export function parseExcerpt(body: string): ParsedExcerpt | undefined {
   if (!(from >= 1 && to >= from && lines >= to)) return undefined
   // A head or tail cut inside a line (the span's first or last: `from char 34 of line 1`, when that
   // line alone outgrew its share) shows that line's part above or below the marker: read back as
-  // left out, its chars added to the span's, so the excerpt is read in whole lines.
+  // left out, its chars added to the gap it joins (the span's first, or its last), so the excerpt
+  // is read in whole lines.
   const cutFirst = mm[6] !== undefined ? num(mm[6]) : undefined
   const cutLast = mm[8] !== undefined ? num(mm[8]) : undefined
-  if ((cutFirst !== undefined && num(mm[7]) !== from) || (cutLast !== undefined && num(mm[9]) !== to)) return undefined
+  if ((cutFirst !== undefined && num(mm[7]) !== from) || (cutLast !== undefined && (num(mm[9]) !== to || cutLast < 1))) return undefined
   let headLines = all.slice(0, m)
-  let cutChars = 0
+  let headCut = 0
   if (cutFirst !== undefined) {
     // (the fitter's column is 1-based: the part shown is the `cutFirst - 1` chars before it)
     const part = headLines[headLines.length - 1]
     if (part === undefined || part.length !== cutFirst - 1) return undefined
     headLines = headLines.slice(0, -1)
-    cutChars += part.length
+    headCut = part.length
   }
   const head = plainPieces(headLines, 1, from - 1)
   if (head === undefined) return undefined
@@ -222,16 +223,27 @@ export function parseExcerpt(body: string): ParsedExcerpt | undefined {
   const last = middle[middle.length - 1]
   if (last !== undefined && last.kind === 'gap' && last.to !== to) return undefined
   let tailLines = all.slice(m + 1 + middle.length)
+  let tailCut = 0
   if (cutLast !== undefined) {
     const part = tailLines[0]
-    if (part === undefined) return undefined
+    // (a middle that ends with a line: the fitter writes a gap for the cut line's first part)
+    if (part === undefined || (last !== undefined && last.kind !== 'gap')) return undefined
     tailLines = tailLines.slice(1)
     // (with the line's end: the span's chars run to the next line's start)
-    cutChars += part.length + (tailLines.length > 0 || trailingNewline ? 1 : 0)
+    tailCut = part.length + (tailLines.length > 0 || trailingNewline ? 1 : 0)
   }
   const tail = plainPieces(tailLines, to + 1, lines - to)
   if (tail === undefined) return undefined
-  const pieces = (head as Piece[]).concat(middleLines(middle, from, to, chars + cutChars), tail)
+  // (only a cut line's parts shown: trimmed as text, which keeps more of them than a refit's marker)
+  if ((cutFirst !== undefined || cutLast !== undefined) && head.length === 0 && tail.length === 0 && !middle.some((p) => p.kind === 'line')) return undefined
+  const mid = middleLines(middle, from, to, chars + headCut)
+  if (tailCut > 0) {
+    // (the span's last gap: the middle's, or the one gap of a span with no line shown)
+    const end = mid[mid.length - 1]
+    if (end === undefined || end.kind !== 'gap') return undefined
+    mid[mid.length - 1] = { ...end, chars: end.chars + tailCut }
+  }
+  const pieces = (head as Piece[]).concat(mid, tail)
   return { lines, from, to, trailingNewline, pieces, salientCount: mm[10] !== undefined ? num(mm[10]) : 0, firstSalient: mm[11] !== undefined ? num(mm[11]) : undefined }
 }
 

@@ -47,6 +47,9 @@ const PREFIXES: Record<string, string> = {
   ant: '    [junit] ',
   antEcho: '     [echo] ',
   antInActions: '2024-01-02T03:04:05.1234567Z     [junit] ',
+  antNineChars: '[available] ',
+  antLong: '[junitlauncher] ',
+  antNamespaced: '[ivy:retrieve] ',
 }
 
 describe('afterLinePrefix (shapes.ts)', () => {
@@ -111,7 +114,10 @@ describe('afterLinePrefix (shapes.ts)', () => {
     '    [JUnit] x', // not lower-case
     '    [junit]x', // no space after it
     '    [1unit] x',
-    '[junit] x',
+    '[junit] x', // a short name at the line's start
+    '[success] x', // sbt's level: 10 columns
+    '[pod-web] x',
+    '  [junitlauncher] x', // a long name after spaces: Ant pads only short ones
   ])('reads no prefix in %j', (line) => {
     expect(afterLinePrefix(line, 0, line.length)).toBe(0)
   })
@@ -263,11 +269,11 @@ const STARTS = [
   '[pod/web-1/app] 2024-01-02T03:04:05.123456789Z ', '[info]: ', 'ERROR:root: ', 'build\tRun tests\t2024-01-02T03:04:05.1234567Z ', 'a\tb\tc ',
   '2024-01-02T03:04:05.123456Z 01O ', '2024-01-02T03:04:05.123456Z 00O+', '2024-01-02T03:04:05.123456Z 0aE ', '2024-01-02T03:04:05.123456Z 01O web:test: ', '2024-01-02T03:04:05.123456Z 01X ',
   // a job's label with no stamp after it (the reader's remembered label must not be taken alone), a BOM, bare labels
-  '    [junit] ', '     [echo] ', '2024-01-02T03:04:05.1234567Z     [junit] ', '  [junit] ',
+  '    [junit] ', '     [echo] ', '2024-01-02T03:04:05.1234567Z     [junit] ', '  [junit] ', '[junitlauncher] ', '[success] ',
   'build\tRun tests\t', 'build\tRun tests\tx ', 'build\tRun tests\t\ufeff2024-01-02T03:04:05.1234567Z ', 'build\tRun tests\t2024-01-02 03:04:05 ', 'web:test:', 'web:test: web:test: ',
 ]
 /** The starts that hold a container's or a task's label. */
-const LABELLED = new Set(['    [junit] ', '     [echo] ', '2024-01-02T03:04:05.1234567Z     [junit] ', 'web:test:', 'build\tRun tests\t\ufeff2024-01-02T03:04:05.1234567Z ', 'web:test: web:test: ', 'web-1  | ', '2024-01-02T03:04:05.1234567Z web-1  | ', '03:04:05 web.1  | ', 'web:test: ', '2024-01-02T03:04:05.1234567Z web:test: ', 'packages/web test: ', '[@acme/web]: ', '@acme/web: ', '[pod/web-1/app] ', '[pod/web-1/app] 2024-01-02T03:04:05.123456789Z ', 'build\tRun tests\t2024-01-02T03:04:05.1234567Z ', '2024-01-02T03:04:05.123456Z 01O web:test: '])
+const LABELLED = new Set(['    [junit] ', '     [echo] ', '2024-01-02T03:04:05.1234567Z     [junit] ', '[junitlauncher] ', 'web:test:', 'build\tRun tests\t\ufeff2024-01-02T03:04:05.1234567Z ', 'web:test: web:test: ', 'web-1  | ', '2024-01-02T03:04:05.1234567Z web-1  | ', '03:04:05 web.1  | ', 'web:test: ', '2024-01-02T03:04:05.1234567Z web:test: ', 'packages/web test: ', '[@acme/web]: ', '@acme/web: ', '[pod/web-1/app] ', '[pod/web-1/app] 2024-01-02T03:04:05.123456789Z ', 'build\tRun tests\t2024-01-02T03:04:05.1234567Z ', '2024-01-02T03:04:05.123456Z 01O web:test: '])
 const CONTENTS = ['FAIL src/a.test.ts', ' INFO 12 --- started', '    at a.B.c(B.java:1)', '\u25cf a \u203a b', 'ERROR boom', '', '--- FAIL: TestX (0.00s)']
 
 describe('LinePrefixReader (shapes.ts): the scan reads a stamp like the last one without parsing it', () => {

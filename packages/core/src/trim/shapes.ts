@@ -490,7 +490,8 @@ function afterTaskName(text: string, at: number, stop: number): number {
  * - pnpm (`pnpm -r run`): `packages/web test: ` (the package's directory, a space, the script's name);
  * - yarn (`yarn workspaces foreach -v`): `[@acme/web]: ` (not a level: `[info]: `);
  * - lerna (`lerna run --stream`): `@acme/web: ` (a scoped name only: `web: ` reads as prose);
- * - kubectl: `[pod/web-7d9f8c6b5-x2x4q/app] `.
+ * - kubectl: `[pod/web-7d9f8c6b5-x2x4q/app] `;
+ * - Apache Ant: `    [junit] `, `[junitlauncher] ` ({@link afterAntTask}).
  *
  * A package's name is lower-case, as npm's are, with a `/` only after an `@scope` (`ERROR:root: `,
  * `[Screenshot]: `, `config/app.yml:db: ` are no label); a task's segments start with a letter and
@@ -505,6 +506,9 @@ function afterTaskLabel(text: string, start: number, end: number): number {
   const stop = Math.min(end, start + SERVICE_MAX)
   if (c === 32) return afterAntTask(text, start, stop)
   if (c === 91) {
+    // (Ant's long task names start their line: `[junitlauncher] `)
+    const ant = afterAntTask(text, start, stop)
+    if (ant > start) return ant
     let i = start + 1
     while (i < stop && isNameChar(text.charCodeAt(i))) i++
     if (i === start + 1 || text.charCodeAt(i) !== 93) return start
@@ -546,20 +550,28 @@ function afterTaskLabel(text: string, start: number, end: number): number {
 /** Columns Apache Ant's logger gives a task's label (`DefaultLogger.LEFT_COLUMN_SIZE`). */
 const ANT_COLUMNS = 12
 
+/** A char of an Ant task's name: `a`-`z`, a digit, `-`, `_`, `.`, or `:` (an antlib's prefix, `ivy:retrieve`). */
+const isAntNameChar = (c: number): boolean => isLower(c) || isDigit(c) || c === 45 || c === 95 || c === 46 || c === 58
+
 /**
  * Offset after the label Apache Ant's logger puts before each line a task printed, else `start`:
  * the task's name in brackets and a space, right-aligned in {@link ANT_COLUMNS} columns
- * (`    [junit] `, `     [echo] `, `    [javac] `). A lower-case name (letters, digits, `-`, `_`, `.`),
- * one space or more before it, the label ending at column 12 exactly: sbt's and Maven's levels
- * (`[info] `, `[ERROR] `) start their lines.
+ * (`    [junit] `, `     [echo] `, `    [javac] `), or at the line's start when it is that long
+ * or longer (`[available] `, `[junitlauncher] `, `[ivy:retrieve] `). The name starts with a
+ * lower-case letter; a label of spaces and a short name must end at column 12 exactly, and one
+ * at the line's start must be 12 columns or more: sbt's and Maven's levels (`[info] `,
+ * `[success] `, `[ERROR] `) are none. Reads `[start, stop)` only.
  */
 function afterAntTask(text: string, start: number, stop: number): number {
   let i = start
   while (i < stop && text.charCodeAt(i) === 32) i++
-  if (text.charCodeAt(i) !== 91 || !isLower(text.charCodeAt(i + 1))) return start
+  const open = i
+  if (i + 1 >= stop || text.charCodeAt(i) !== 91 || !isLower(text.charCodeAt(i + 1))) return start
   i += 2
-  for (let c = text.charCodeAt(i); i < stop && (isLower(c) || isDigit(c) || c === 45 || c === 95 || c === 46); c = text.charCodeAt(++i));
-  return text.charCodeAt(i) === 93 && text.charCodeAt(i + 1) === 32 && i + 2 - start === ANT_COLUMNS ? i + 2 : start
+  while (i < stop && isAntNameChar(text.charCodeAt(i))) i++
+  if (i + 2 > stop || text.charCodeAt(i) !== 93 || text.charCodeAt(i + 1) !== 32) return start
+  const width = i + 2 - start
+  return width === ANT_COLUMNS || (open === start && width > ANT_COLUMNS) ? i + 2 : start
 }
 
 /** True when the line `[start, end)` is a line prefix alone (a timestamp, a container's name: how such logs write a blank line). */

@@ -89,6 +89,24 @@ describe('weighSalient', () => {
     expect(weigh(flat).filter((s) => s.line === 4 || s.line === 5).map((s) => s.score)).toEqual([scanned, scanned])
   })
 
+  it("lists read past their first 40 lines share a cap that never takes a later list's first 40", () => {
+    // 40 long lists (30 entries of 20 lines each) use the 20,000 lines read past 40, then Surefire's
+    // summary list still has its two entries (review, round 27: the cap counted every line read)
+    const lines: string[] = []
+    for (let m = 0; m < 40; m++) {
+      lines.push(`Failures (30) in module m${m}:`)
+      for (let t = 0; t < 30; t++) {
+        lines.push(`  JUnit Jupiter:M${m}Test:t${t}()`, `    => java.lang.AssertionError: boom ${t}`)
+        for (let k = 0; k < 18; k++) lines.push(`       com.acme.M${m}.step${k}(M.java:${k})`)
+      }
+      lines.push('')
+    }
+    lines.push('Tests in error: ', '  FinalTest.testA:12 NullPointer', '  FinalTest.testB:13 IllegalState', '', 'BUILD FAILURE')
+    const picked = new Set(weigh(lines.join('\n')).map((s) => s.line))
+    expect(picked.has(lines.length - 3)).toBe(true)
+    expect(picked.has(lines.length - 2)).toBe(true)
+  })
+
   it("a list under a CI timestamp: items are indented past the stamp, not from the line's start", () => {
     const ts = (i: number) => `2023-04-10T02:45:${String(10 + i).padStart(2, '0')}.6900044Z `
     // Surefire 2's plain summary in a GitHub Actions log: the entries hold no keyword of their own

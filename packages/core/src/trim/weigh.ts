@@ -51,7 +51,7 @@ const MAX_LIST = 40
 const MAX_LIST_LINES = 600
 /** Points an entry of a failure list with detail under its entries gains over its header's score. */
 const LIST_ENTRY = 1
-/** Lines read in all failure lists of a text at most. */
+/** Lines read past their first {@link MAX_LIST} in all failure lists of a text at most (each list reads those 40). */
 const LIST_WORK = 20_000
 /** Deepest indentation of a failure list's header (code in a trace ending with `:`, `    if error:`, is none). */
 const LIST_HEADER_INDENT = 2
@@ -504,17 +504,26 @@ export function weighSalient(text: string, salient: readonly SalientLine[], opti
     // they are read, each failure's detail under it passed over, up to MAX_LIST of them)
     let entryIndent = -1
     let entries = 0
-    let detail = false
+    // (entries with a deeper line under them)
+    let detailed = 0
+    let under = false
     const items: number[] = []
     const isEntry: boolean[] = []
-    for (let k = 1; (k <= MAX_LIST || entries < MAX_LIST) && k <= MAX_LIST_LINES && at < to && listWork > 0; k++, listWork--) {
+    for (let k = 1; k <= MAX_LIST_LINES && at < to; k++) {
+      // (past the first MAX_LIST lines, only while entries are still to come, within LIST_WORK over all lists)
+      if (k > MAX_LIST && (entries >= MAX_LIST || listWork-- <= 0)) break
       const l = lineAt(text, s.line + k, at)
       if (l.end >= to || !isListItem(text, l, headerIndent, headerMark)) break
       const indent = indentOf(text, afterLinePrefix(text, l.start, l.end), l.end)
       if (entryIndent === -1) entryIndent = indent
       const entry = indent <= entryIndent
-      if (entry) entries++
-      else detail = true
+      if (entry) {
+        entries++
+        under = false
+      } else if (!under) {
+        under = true
+        detailed++
+      }
       if ((k <= MAX_LIST || entry) && l.start >= from && !byLine.has(l.n)) {
         byLine.set(l.n, { line: l.n, start: l.start, end: l.end, score: s.score })
         items.push(l.n)
@@ -522,8 +531,9 @@ export function weighSalient(text: string, salient: readonly SalientLine[], opti
       }
       at = nextStart(text, at)
     }
-    // (a list whose entries each have detail under them: the entries name the failures)
-    if (detail && entries > 1) items.forEach((n, i) => isEntry[i] && (byLine.get(n)!.score += LIST_ENTRY))
+    // (a list whose entries have detail under them, two at least: the entries name the failures)
+    const detail = detailed >= 2
+    if (detail) items.forEach((n, i) => isEntry[i] && (byLine.get(n)!.score += LIST_ENTRY))
 
   }
   // The project's own frame of each trace (`frames.ts`).
