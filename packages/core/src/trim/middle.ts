@@ -5,7 +5,7 @@ import { familyMiddles } from './family.js'
 import { LINE_PREFIX_MAX, afterLevel, afterLinePrefix, isBlankOrBarePrefix, isGoPassVerdict, jsonField, outputFieldAt, trimmedEnd } from './shapes.js'
 import { lineSalience, type SalientLine } from './salient.js'
 import type { Profile } from './types.js'
-import { contentAt, isTracebackStart, unitAfter } from './unit.js'
+import { contentAt, isBareHeader, isTracebackStart, unitAfter } from './unit.js'
 import { endsWithSuccess, startsWithSuccess } from './verdict.js'
 
 /** Lines kept from the middle, ascending, and the chars they cost (with their gap markers). */
@@ -20,6 +20,8 @@ export interface Picked {
  * Surefire runs 80-100 frames, and a recursion's 1,000 stop here.
  */
 export const MAX_FRAMES = 120
+/** Share of the middle's quota a bare header's unit may take when another line's context took the header in (see {@link pickMiddle}). */
+const HEADED_SHARE = 0.05
 /** Most continuation lines read after a kept piece (kept or passed over) while growing it. */
 const MAX_UNIT_LINES = 400
 
@@ -676,6 +678,8 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
     let j = i
     while (j < order.length && order[j]!.score === order[i]!.score) j++
     const anchors: SalientLine[] = []
+    // (bare headers among them that another line's context took in: their units are added with the messages)
+    const headed: SalientLine[] = []
     // A crowded level (its lines with their context would not all fit): the middle members of a
     // family of look-alike lines (25 failing tests' headers) are shown alone, so that each is.
     // (Families are looked for among the level's first lines only: no more than FAMILY_SPAN times
@@ -704,6 +708,9 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
         named.delete(s.line)
       }
       if (chosen.has(s.line)) {
+        // (taken in as another line's context: a bare header still brings its unit, Gradle's
+        // `* What went wrong:` its next lines, when they fit)
+        if (isBareHeader(text, s.start, s.end)) headed.push(s)
         anchors.push(s)
         continue
       }
@@ -761,6 +768,18 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
     // An exception's message (its lines before its first frame) is its most telling part: every
     // anchor's is taken before any anchor's trace grows.
     for (const s of anchors) cost += grow(s.line, true)
+    // (a bare header another line's context took in: its unit, as a message, when it fits)
+    for (const s of headed) {
+      const own = unitAfter(text, { n: s.line, start: s.start, end: s.end }, tailStart).filter((l) => !chosen.has(l.n))
+      if (own.length === 0 || !chosen.has(own[0]!.n - 1)) continue
+      const add = costOf(own)
+      // (at most HEADED_SHARE of the middle each: at 2,000 chars the lines the header's message
+      // would push out are the failure's own detail)
+      if (cost + add > quota || add > quota * HEADED_SHARE) continue
+      for (const l of own) chosen.set(l.n, l)
+      cost += add
+    }
+    headed.length = 0
     for (const s of anchors) cost += grow(s.line)
     i = j
   }

@@ -1032,3 +1032,26 @@ describe("an exception's message before another trace's frames (middle.ts grow)"
     for (const m of message) expect(out).toContain(m)
   })
 })
+
+describe("a bare header taken in as another line's context still shows its unit (middle.ts headed)", () => {
+  it("Gradle's `* What went wrong:` under `FAILURE: Build failed` shows its two lines, not a 4-line gap, beside the --stacktrace trace", () => {
+    // devextra's dita-ot build (round 27): the header came as the line above's context, so its
+    // unit was never added, and the excerpt showed 23 Gradle frames around a 168-char gap
+    const lines: string[] = ['> Task :compileJava', '> Task :test']
+    for (let i = 0; i < 300; i++) lines.push(`org.acme.Suite${i}Test > testCase${i} PASSED`)
+    for (const t of ['testRead', 'testAnyAttribute', 'testAnyAttributeDisabled']) {
+      lines.push('', `org.dita.dost.reader.TestDitaValReader > ${t} FAILED`, '    java.lang.NullPointerException', '        at org.dita.dost.reader.DitaValReader.read(DitaValReader.java:133)', `        at org.dita.dost.reader.TestDitaValReader.${t}(TestDitaValReader.java:49)`)
+    }
+    lines.push('', '597 tests completed, 3 failed, 9 skipped', '', '> Task :test FAILED', '', 'FAILURE: Build failed with an exception.', '', '* What went wrong:', "Execution failed for task ':test'.", '> There were failing tests. See the report at: file:///home/travis/build/dita-ot/dita-ot/build/reports/tests/test/index.html', '', '* Try:', 'Run with --debug option to get more log output. Run with --scan to get full insights.', '', '* Exception is:', "org.gradle.api.tasks.TaskExecutionException: Execution failed for task ':test'.")
+    for (let k = 0; k < 120; k++) lines.push(`\tat org.gradle.api.internal.tasks.execution.Step${k}Executer.execute(Step${k}Executer.java:${100 + k})`)
+    lines.push('Caused by: org.gradle.api.GradleException: There were failing tests. See the report at: file:///home/travis/build/dita-ot/dita-ot/build/reports/tests/test/index.html')
+    for (let k = 0; k < 40; k++) lines.push(`\tat org.gradle.api.tasks.testing.AbstractTestTask.step${k}(AbstractTestTask.java:${600 + k})`)
+    lines.push('', '* Get more help at https://help.gradle.org', '', 'BUILD FAILED in 1m 7s')
+    const at = lines.indexOf('* What went wrong:') + 1
+    for (const budget of [4000, 8000]) {
+      const shown = shownLines(fitText(lines.join('\n'), budget, profile).text)
+      expect(shown.has(at)).toBe(true)
+      expect(shown.has(at + 1) && shown.has(at + 2)).toBe(true)
+    }
+  })
+})
