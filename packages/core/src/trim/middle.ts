@@ -779,7 +779,6 @@ export function pickMiddle(text: string, candidates: SalientLine[], headEnd: num
       for (const l of own) chosen.set(l.n, l)
       cost += add
     }
-    headed.length = 0
     for (const s of anchors) cost += grow(s.line)
     i = j
   }

@@ -507,8 +507,8 @@ export function weighSalient(text: string, salient: readonly SalientLine[], opti
     // (entries with a deeper line under them)
     let detailed = 0
     let under = false
-    const items: number[] = []
-    const isEntry: boolean[] = []
+    // (the entries this list added: a line already a candidate keeps its score)
+    const added: number[] = []
     for (let k = 1; k <= MAX_LIST_LINES && at < to; k++) {
       // (past the first MAX_LIST lines, only while entries are still to come, within LIST_WORK over all lists)
       if (k > MAX_LIST && (entries >= MAX_LIST || listWork-- <= 0)) break
@@ -526,14 +526,13 @@ export function weighSalient(text: string, salient: readonly SalientLine[], opti
       }
       if ((k <= MAX_LIST || entry) && l.start >= from && !byLine.has(l.n)) {
         byLine.set(l.n, { line: l.n, start: l.start, end: l.end, score: s.score })
-        items.push(l.n)
-        isEntry.push(entry)
+        if (entry) added.push(l.n)
       }
       at = nextStart(text, at)
     }
     // (a list whose entries have detail under them, two at least: the entries name the failures)
     const detail = detailed >= 2
-    if (detail) items.forEach((n, i) => isEntry[i] && (byLine.get(n)!.score += LIST_ENTRY))
+    if (detail) for (const n of added) byLine.get(n)!.score += LIST_ENTRY
 
   }
   // The project's own frame of each trace (`frames.ts`).
